@@ -1,0 +1,1 @@
+"""Code the Snakefile's rules call: word list → tiles → anagram buckets → keys → manifest."""
