@@ -1,0 +1,67 @@
+"""``manifest.json``: every count of a pack, the checksums of its inputs, the versions used.
+
+A pack is *stale* when the spec or word list checksums, or ``pack_format``, differ from
+what the runtime sees (``heuri.pack.load_pack`` checks this).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+from importlib.metadata import version
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from heuri.spec import load_spec
+
+from .common import PACK_FORMAT, sha256_file, write_json
+
+
+def build_manifest(spec_file: Path, builddir: Path, out: Path) -> dict:
+    spec = load_spec(spec_file)
+    wordlist = spec.path / spec.wordlist_file
+    rejects = json.loads((builddir / "rejects.json").read_text(encoding="utf-8"))
+    keys = json.loads((builddir / "keys.json").read_text(encoding="utf-8"))
+    lengths = pq.read_table(builddir / "words.parquet", columns=["length"]).column("length").to_numpy()
+    by_len = {str(n): int((lengths == n).sum()) for n in range(2, spec.board_size + 1) if (lengths == n).any()}
+    manifest = {
+        "language": spec.code,
+        "name": spec.name,
+        "lexicon": spec.lexicon,
+        "pack_format": PACK_FORMAT,
+        "inputs": {
+            "spec": {"file": f"lexicons/{spec.path.name}/spec.toml", "sha256": sha256_file(spec_file)},
+            "wordlist": {"file": f"lexicons/{spec.path.name}/{spec.wordlist_file}", "sha256": sha256_file(wordlist)},
+        },
+        "counts": {
+            "tiles": spec.total_tiles,
+            "tile_kinds": spec.n_kinds,
+            "words": rejects["kept"],
+            "words_by_length": by_len,
+            "anagram_buckets": pq.read_metadata(builddir / "anagrams.parquet").num_rows,
+            **keys,
+        },
+        "rejected": {k: v for k, v in rejects.items() if k not in ("kept", "input")},
+        "wordlist_entries": rejects["input"],
+        "versions": {
+            "python": platform.python_version(),
+            **{p: version(p) for p in ("heuri", "numpy", "polars", "pyarrow", "snakemake")},
+        },
+    }
+    write_json(manifest, out)
+    return manifest
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description="pack manifest")
+    ap.add_argument("spec", type=Path)
+    ap.add_argument("builddir", type=Path)
+    ap.add_argument("out", type=Path)
+    a = ap.parse_args(argv)
+    m = build_manifest(a.spec, a.builddir, a.out)
+    print(f"{a.out}: {m['counts']['words']} words, {m['counts']['keyset']} keys")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+"""Language specs: tiles, counts, values, blank rules, game rules and board layout.
+
+A spec lives in ``lexicons/<lang>/spec.toml``; every language difference the engine knows
+is a field here, never an ``if lang == ...``. Tile ids: letter tiles are ``0 .. L-1`` in the
+spec's order, the blank is ``L``; a rack, leave or bag is a count vector of length ``L+1``.
+
+>>> spec = load_spec("es")
+>>> spec.n_letters, spec.blank, spec.total_tiles, spec.total_points
+(28, 28, 100, 192)
+>>> spec.average_tile_value
+1.92
+>>> spec.format_tiles(spec.tokenise("CHORRO"))
+'[CH]O[RR]O'
+"""
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import SpecError
+
+#: Repository root (runtime/heuri/spec.py → ../../); where ``lexicons/`` and ``build/`` live.
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LEXICONS = REPO_ROOT / "lexicons"
+
+END_RULES = ("double", "transfer")
+PREMIUM_CHARS = "TDtd*."
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """One language: tile set, blank rules, game rules, board. Immutable.
+
+    Attributes are plain tuples; ``counts`` and ``values`` are indexed by tile id (letters
+    only, the blank is described by ``blank_count``/``blank_value``).
+    """
+
+    code: str
+    name: str
+    lexicon: str
+    tiles: tuple[str, ...]
+    counts: tuple[int, ...]
+    values: tuple[int, ...]
+    blank_count: int
+    blank_value: int
+    blank_cannot_represent: tuple[str, ...]
+    rack_size: int
+    bingo_bonus: int
+    exchange_min_bag: int
+    end_rule: str
+    max_scoreless_turns: int
+    board: tuple[str, ...]
+    wordlist_file: str
+    strip_accents: bool
+    keep: tuple[str, ...]
+    replace: tuple[tuple[str, str], ...]
+    path: Path | None = None
+    _index: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # -- tile alphabet ---------------------------------------------------------------
+    @property
+    def n_letters(self) -> int:
+        """Number of letter tile kinds L (the blank is id L)."""
+        return len(self.tiles)
+
+    @property
+    def blank(self) -> int:
+        """Tile id of the blank (= L)."""
+        return len(self.tiles)
+
+    @property
+    def n_kinds(self) -> int:
+        """Length of a count vector: L letters + the blank."""
+        return len(self.tiles) + 1
+
+    @property
+    def total_tiles(self) -> int:
+        return sum(self.counts) + self.blank_count
+
+    @property
+    def total_points(self) -> int:
+        return sum(c * v for c, v in zip(self.counts, self.values)) + self.blank_count * self.blank_value
+
+    @property
+    def average_tile_value(self) -> float:
+        """Mean face value of a tile in the full bag, blanks included (Spanish: 192/100 =
+        1.92, the ā of Heuri_1's b = 50 + 2.5(σ_L + ā·t), paper §4.2)."""
+        return self.total_points / self.total_tiles
+
+    def distribution(self):
+        """Full bag as a count vector, shape (L+1,), dtype int64, blank last."""
+        import numpy as np
+
+        return np.array(list(self.counts) + [self.blank_count], dtype=np.int64)
+
+    def value_vector(self):
+        """Face values by tile id, shape (L+1,), dtype int64 (blank = blank_value)."""
+        import numpy as np
+
+        return np.array(list(self.values) + [self.blank_value], dtype=np.int64)
+
+    def tile_id(self, symbol: str) -> int:
+        """Id of a tile symbol (``"A"``, ``"CH"``; ``"?"`` or ``"#"`` is the blank).
+
+        Raises TileError naming the symbol and the language."""
+        from .errors import TileError
+
+        s = symbol.upper()
+        if s in ("?", "#"):
+            return self.blank
+        try:
+            return self.tiles.index(s)
+        except ValueError:
+            raise TileError(f"{symbol!r} is not a tile of {self.name} ({self.code})") from None
+
+    def symbol(self, tile: int) -> str:
+        """Symbol of a tile id, ``'#'`` for the blank."""
+        return "#" if tile == self.blank else self.tiles[tile]
+
+    # -- words -----------------------------------------------------------------------
+    def normalise(self, entry: str) -> str:
+        """Word-list entry → the spelling the tokeniser reads: NFC, upper case, the spec's
+        replacements (``Œ`` → ``OE``), accents stripped except on ``keep`` letters."""
+        s = unicodedata.normalize("NFC", entry.strip()).upper()
+        for a, b in self.replace:
+            s = s.replace(a, b)
+        if self.strip_accents:
+            out = []
+            for ch in s:
+                if ch in self.keep:
+                    out.append(ch)
+                else:
+                    out.append("".join(c for c in unicodedata.normalize("NFD", ch)
+                                       if unicodedata.category(c) != "Mn"))
+            s = "".join(out)
+        return s
+
+    def tokenise(self, word: str) -> tuple[int, ...] | None:
+        """Split a normalised word into tile ids, longest tile first (Spanish: CH, LL, RR,
+        then single letters, so C+H never spells CH). None if it does not tokenise."""
+        rx = self._index.get("rx")
+        if rx is None:
+            import re
+
+            # Alternation tried in order, longest symbol first: greedy tokenising.
+            alts = sorted(self.tiles, key=len, reverse=True)
+            rx = self._index["rx"] = (re.compile("|".join(map(re.escape, alts))),
+                                      {t: i for i, t in enumerate(self.tiles)})
+        pattern, ids = rx
+        parts = pattern.findall(word)
+        # findall skips characters no tile matches: the parts must spell the whole word.
+        if "".join(parts) != word:
+            return None
+        return tuple(ids[p] for p in parts)
+
+    def format_tiles(self, tiles, blank: str = "#") -> str:
+        """Tile ids → text; multi-letter tiles in brackets (``[CH]``), the blank as
+        ``blank`` (``#`` in keys, ``?`` in racks)."""
+        parts = []
+        for t in tiles:
+            t = int(t)
+            if t == self.blank:
+                parts.append(blank)
+            else:
+                s = self.tiles[t]
+                parts.append(f"[{s}]" if len(s) > 1 else s)
+        return "".join(parts)
+
+    def parse_tiles(self, text: str) -> list[int]:
+        """Text → tile ids. Accepts ``?`` or ``#`` for a blank, ``[CH]`` brackets for
+        multi-letter tiles, upper or lower case. Raises TileError naming the bad part."""
+        from .errors import TileError
+
+        out = []
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch in "?#":
+                out.append(self.blank)
+                i += 1
+            elif ch == "[":
+                j = text.find("]", i)
+                if j < 0:
+                    raise TileError(f"unclosed '[' at position {i + 1} in {text!r}")
+                out.append(self.tile_id(text[i + 1:j]))
+                i = j + 1
+            else:
+                out.append(self.tile_id(ch))
+                i += 1
+        return out
+
+    # -- board -----------------------------------------------------------------------
+    @property
+    def board_size(self) -> int:
+        return len(self.board)
+
+
+def _need(d: dict, key: str, typ, where: str):
+    if key not in d:
+        raise SpecError(f"{where}: missing field '{key}'")
+    v = d[key]
+    if typ is int and isinstance(v, bool) or not isinstance(v, typ):
+        raise SpecError(f"{where}: field '{key}' must be {typ.__name__}, got {v!r}")
+    return v
+
+
+def spec_path(lang: str | Path) -> Path:
+    """``lexicons/<lang>/spec.toml`` for a language code, or the spec in a folder/path."""
+    p = Path(lang)
+    if p.suffix == ".toml":
+        return p
+    if p.is_dir():
+        return p / "spec.toml"
+    return LEXICONS / str(lang) / "spec.toml"
+
+
+def load_spec(lang: str | Path) -> LanguageSpec:
+    """Read and check a language spec.
+
+    ``lang`` is a code (``"es"``: ``lexicons/es/spec.toml``), a language folder or a
+    ``.toml`` path. Raises SpecError naming the file and the field for a missing file, bad
+    TOML, a missing or wrong field, or inconsistent values.
+    """
+    path = spec_path(lang)
+    if not path.is_file():
+        raise SpecError(f"{path}: no language spec here (expected lexicons/<lang>/spec.toml)")
+    try:
+        d = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: not valid TOML: {e}") from None
+    w = str(path)
+    lang_t = _need(d, "language", dict, w)
+    wl = _need(d, "wordlist", dict, w)
+    tiles_t = _need(d, "tiles", dict, w)
+    blank_t = _need(d, "blank", dict, w)
+    rules = _need(d, "rules", dict, w)
+    board_t = _need(d, "board", dict, w)
+    letters = _need(tiles_t, "letters", list, f"{w} [tiles]")
+    if not letters:
+        raise SpecError(f"{w} [tiles]: 'letters' is empty")
+    syms, counts, values = [], [], []
+    for i, t in enumerate(letters):
+        where = f"{w} [tiles] letters[{i}]"
+        if not isinstance(t, dict):
+            raise SpecError(f"{where}: expected {{ tile = ..., count = ..., value = ... }}")
+        s = _need(t, "tile", str, where)
+        c = _need(t, "count", int, where)
+        v = _need(t, "value", int, where)
+        if not s or s != s.upper() or any(ch in "?#[]. " for ch in s):
+            raise SpecError(f"{where}: tile {s!r} must be upper case letters")
+        if s in syms:
+            raise SpecError(f"{where}: tile {s!r} appears twice")
+        if c < 0 or v < 0:
+            raise SpecError(f"{where}: count and value must be >= 0")
+        syms.append(s); counts.append(c); values.append(v)
+    if len(syms) > 63:
+        raise SpecError(f"{w} [tiles]: at most 63 letter tiles are supported, got {len(syms)}")
+    end_rule = _need(rules, "end_rule", str, f"{w} [rules]")
+    if end_rule not in END_RULES:
+        raise SpecError(f"{w} [rules]: end_rule must be one of {END_RULES}, got {end_rule!r}")
+    layout = _need(board_t, "layout", list, f"{w} [board]")
+    n = len(layout)
+    if n < 1 or any(not isinstance(r, str) or len(r) != n for r in layout):
+        raise SpecError(f"{w} [board]: layout must be {n} strings of {n} characters")
+    for r, row in enumerate(layout):
+        bad = set(row) - set(PREMIUM_CHARS)
+        if bad:
+            raise SpecError(f"{w} [board]: layout row {r + 1} has {sorted(bad)}; use {PREMIUM_CHARS}")
+    if sum(row.count("*") for row in layout) != 1:
+        raise SpecError(f"{w} [board]: layout needs exactly one centre square '*'")
+    replace = _need(wl, "replace", dict, f"{w} [wordlist]")
+    spec = LanguageSpec(
+        code=_need(lang_t, "code", str, f"{w} [language]"),
+        name=_need(lang_t, "name", str, f"{w} [language]"),
+        lexicon=_need(lang_t, "lexicon", str, f"{w} [language]"),
+        tiles=tuple(syms), counts=tuple(counts), values=tuple(values),
+        blank_count=_need(blank_t, "count", int, f"{w} [blank]"),
+        blank_value=_need(blank_t, "value", int, f"{w} [blank]"),
+        blank_cannot_represent=tuple(_need(blank_t, "cannot_represent", list, f"{w} [blank]")),
+        rack_size=_need(rules, "rack_size", int, f"{w} [rules]"),
+        bingo_bonus=_need(rules, "bingo_bonus", int, f"{w} [rules]"),
+        exchange_min_bag=_need(rules, "exchange_min_bag", int, f"{w} [rules]"),
+        end_rule=end_rule,
+        max_scoreless_turns=_need(rules, "max_scoreless_turns", int, f"{w} [rules]"),
+        board=tuple(layout),
+        wordlist_file=_need(wl, "file", str, f"{w} [wordlist]"),
+        strip_accents=_need(wl, "strip_accents", bool, f"{w} [wordlist]"),
+        keep=tuple(_need(wl, "keep", list, f"{w} [wordlist]")),
+        replace=tuple((str(k), str(v)) for k, v in replace.items()),
+        path=path.parent,
+    )
+    if spec.rack_size < 2 or spec.rack_size > n:
+        raise SpecError(f"{w} [rules]: rack_size {spec.rack_size} must be between 2 and {n}")
+    if spec.code != path.parent.name and path.parent.parent == LEXICONS:
+        raise SpecError(f"{w} [language]: code {spec.code!r} differs from its folder {path.parent.name!r}")
+    return spec
+
+
+def list_languages() -> list[str]:
+    """Language codes with a spec under ``lexicons/`` (the pipeline's targets)."""
+    return sorted(p.parent.name for p in LEXICONS.glob("*/spec.toml"))
