@@ -15,6 +15,14 @@ LANGS = sorted(p.parent.name for p in Path("lexicons").glob("*/spec.toml"))
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
         "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "manifest.json"]
 
+# Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
+COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
+
+
+def code(*modules):
+    return [f"pipeline/{m}.py" for m in modules] + COMMON
+
+
 wildcard_constraints:
     lang="[A-Za-z0-9_-]+"
 
@@ -32,25 +40,25 @@ rule all:
 for _lang in LANGS:
     rule:
         name: _lang
-        input: f"build/{_lang}/manifest.json"
+        input: f"build/{_lang}/manifest.json", f"build/{_lang}/spec.toml"
 
 rule tiles:
-    input: spec="lexicons/{lang}/spec.toml"
+    input: spec="lexicons/{lang}/spec.toml", code=code("tiles")
     output: "build/{lang}/tiles.parquet"
     shell: "{PY} -m pipeline.tiles {input.spec} {output}"
 
 rule words:
-    input: spec="lexicons/{lang}/spec.toml", words=wordlist
+    input: spec="lexicons/{lang}/spec.toml", words=wordlist, code=code("words")
     output: words="build/{lang}/words.parquet", rejects="build/{lang}/rejects.json"
     shell: "{PY} -m pipeline.words {input.spec} {output.words} {output.rejects}"
 
 rule anagrams:
-    input: "build/{lang}/words.parquet"
+    input: words="build/{lang}/words.parquet", code=code("anagrams")
     output: "build/{lang}/anagrams.parquet"
-    shell: "{PY} -m pipeline.anagrams {input} {output}"
+    shell: "{PY} -m pipeline.anagrams {input.words} {output}"
 
 rule keys:
-    input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet"
+    input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", code=code("keys")
     output:
         "build/{lang}/septets.parquet", "build/{lang}/pure_septets.parquet",
         "build/{lang}/reduced_octets.parquet", "build/{lang}/keys.json",
@@ -62,5 +70,6 @@ rule manifest:
         spec="lexicons/{lang}/spec.toml",
         artifacts=lambda wc: [f"build/{wc.lang}/{a}" for a in PACK if a != "manifest.json"],
         rejects="build/{lang}/rejects.json",
-    output: "build/{lang}/manifest.json"
-    shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output}"
+        code=code("manifest"),
+    output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
+    shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest}"

@@ -1,7 +1,7 @@
 """Heuri's bingo keys from the words → septets, pure septets, reduced octets, key set.
 
 Definitions (../shared/HEURI.md, paper §3): a *septet* is a sorted 7-tile multiset
-(blank ``#`` allowed, at most two) from which a 7-tile word can be made; a *reduced octet*
+(blank ``#`` allowed, at most two; 7 is the spec's rack_size, 2 its blank count) from which a 7-tile word can be made; a *reduced octet*
 is a sorted 7-tile multiset that becomes an 8-tile word when one more tile (on the board)
 is added — the *completers* are the tiles that do it; a *pure septet* is a septet that is
 not a reduced octet. Heuri_3's key set is septets ∪ reduced octets.
@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from heuri.errors import SpecError
 from heuri.spec import LanguageSpec, load_spec
 
 from .common import write_json, write_parquet
@@ -77,20 +78,20 @@ def decode(codes: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def septet_codes(w7: np.ndarray, blank: int) -> np.ndarray:
+def septet_codes(w7: np.ndarray, blank: int, max_blanks: int = 2) -> np.ndarray:
     """Sorted distinct codes of the septets made from 7-tile alphagrams (with blanks)."""
-    return np.unique(encode(with_blanks(w7, blank)))
+    return np.unique(encode(with_blanks(w7, blank, max_blanks)))
 
 
-def reduced_octet_codes(w8: np.ndarray, blank: int) -> tuple[np.ndarray, np.ndarray]:
+def reduced_octet_codes(w8: np.ndarray, blank: int, max_blanks: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """(codes, completer masks) of the reduced octets made from 8-tile alphagrams: for each
     alphagram and each of its tiles x, the other 7 (with 0-2 blanks) keyed with bit x."""
     codes, masks = [], []
-    for i in range(8):
+    for i in range(w8.shape[1]):
         rest = np.delete(w8, i, axis=1)
         x = w8[:, i].astype(np.uint64)
         # one row per blank variant of `rest`, each completed by x
-        variants = with_blanks(rest, blank)
+        variants = with_blanks(rest, blank, max_blanks)
         reps = len(variants) // max(len(rest), 1)
         codes.append(encode(variants))
         masks.append(np.tile(np.left_shift(np.uint64(1), x), reps))
@@ -127,19 +128,23 @@ def build_keys(spec_file: Path, words_file: Path, outdir: Path) -> dict:
     table = pq.read_table(words_file, columns=["tiles", "length"])
     lengths = table.column("length").to_numpy()
     blank = spec.blank
-    w7 = alphagram_rows(table.column("tiles"), lengths, 7)
-    w8 = alphagram_rows(table.column("tiles"), lengths, 8)
-    s_codes = septet_codes(w7, blank)
-    r_codes, r_masks = reduced_octet_codes(w8, blank)
+    k = spec.rack_size  # 7: septets and reduced octets; a spec may set another rack size
+    if (k + 1) * BITS > 63:
+        raise SpecError(f"{spec_file} [rules]: rack_size {k} too large for key codes (at most {63 // BITS - 1})")
+    nb = min(spec.blank_count, k)
+    w7 = alphagram_rows(table.column("tiles"), lengths, k)
+    w8 = alphagram_rows(table.column("tiles"), lengths, k + 1)
+    s_codes = septet_codes(w7, blank, nb)
+    r_codes, r_masks = reduced_octet_codes(w8, blank, nb)
 
-    s_rows = decode(s_codes, 7)
+    s_rows = decode(s_codes, k)
     pure = ~np.isin(s_codes, r_codes)
-    r_rows = decode(r_codes, 7)
+    r_rows = decode(r_codes, k)
 
     def key_table(rows, codes, extra):
         return pa.table({
             "key": pa.array([spec.format_tiles(r) for r in rows], pa.string()),
-            "tiles": pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1), pa.uint8()), 7),
+            "tiles": pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1), pa.uint8()), k),
             "blanks": pa.array((rows == blank).sum(axis=1).astype(np.uint8)),
             "sigma": pa.array(sigma(rows, spec)),
             **extra,
@@ -154,7 +159,7 @@ def build_keys(spec_file: Path, words_file: Path, outdir: Path) -> dict:
 
     # The Heuri_3 key set (septets ∪ reduced octets) as flat arrays for memory-mapping.
     k_codes = np.union1d(s_codes, r_codes)
-    k_rows = decode(k_codes, 7)
+    k_rows = decode(k_codes, k)
     flags = np.isin(k_codes, s_codes).astype(np.uint8) | (np.isin(k_codes, r_codes).astype(np.uint8) << 1)
     comp = np.zeros(len(k_codes), np.uint64)
     comp[np.searchsorted(k_codes, r_codes)] = r_masks
@@ -166,8 +171,8 @@ def build_keys(spec_file: Path, words_file: Path, outdir: Path) -> dict:
     np.save(kd / "flags.npy", flags)
     np.save(kd / "completers.npy", comp)
     counts = {
-        "alphagrams_7": int(len(w7)),
-        "alphagrams_8": int(len(w8)),
+        f"alphagrams_{k}": int(len(w7)),
+        f"alphagrams_{k + 1}": int(len(w8)),
         "septets": int(len(s_codes)),
         "pure_septets": int(pure.sum()),
         "reduced_octets": int(len(r_codes)),

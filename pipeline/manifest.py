@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import shutil
 from importlib.metadata import version
 from pathlib import Path
 
@@ -19,7 +20,10 @@ from .common import PACK_FORMAT, sha256_file, write_json
 
 
 def build_manifest(spec_file: Path, builddir: Path, out: Path) -> dict:
+    """Pipeline step: counts and checksums → manifest.json; a copy of the spec goes beside
+    it (``spec.toml``) so that a pack folder is self-contained."""
     spec = load_spec(spec_file)
+    shutil.copyfile(spec_file, builddir / "spec.toml")
     wordlist = spec.path / spec.wordlist_file
     rejects = json.loads((builddir / "rejects.json").read_text(encoding="utf-8"))
     keys = json.loads((builddir / "keys.json").read_text(encoding="utf-8"))

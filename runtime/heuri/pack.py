@@ -24,7 +24,7 @@ from .spec import LEXICONS, REPO_ROOT, LanguageSpec, load_spec
 #: Must equal pipeline.common.PACK_FORMAT; a pack of another format is stale.
 PACK_FORMAT = 1
 
-REQUIRED = ("manifest.json", "tiles.parquet", "words.parquet", "anagrams.parquet",
+REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
             "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
             "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
             "keys/completers.npy")
@@ -152,16 +152,20 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
     missing = [r for r in REQUIRED if not (root / r).exists()]
     if missing:
         raise PackError(f"{root}: incomplete {code} pack, missing {missing}; {_build_hint(code)}")
+    # The pack carries a copy of the spec it was built from; the lexicon's current spec
+    # and word list (when this is the repository's pack of that language) must match it.
     spec_file = root / "spec.toml" if (root / "spec.toml").is_file() else LEXICONS / code / "spec.toml"
     spec = load_spec(spec_file)
     if check_fresh:
         if manifest.get("pack_format") != PACK_FORMAT:
             raise PackError(f"{root}: stale {code} pack (format {manifest.get('pack_format')}, "
                             f"this heuri reads {PACK_FORMAT}); {_build_hint(code)}")
-        if spec_file == LEXICONS / code / "spec.toml":
-            for kind, path in (("spec", spec_file), ("wordlist", spec.path / spec.wordlist_file)):
+        src = LEXICONS / code
+        if root.resolve() == (build_root() / code).resolve() and (src / "spec.toml").is_file():
+            wl = load_spec(src / "spec.toml").wordlist_file
+            for kind, path in (("spec", src / "spec.toml"), ("wordlist", src / wl)):
                 want = manifest["inputs"][kind]["sha256"]
-                if path.is_file() and _sha256(path) != want:
+                if not path.is_file() or _sha256(path) != want:
                     raise PackError(f"{root}: stale {code} pack: {path} changed since it was built; "
                                     f"{_build_hint(code)}")
     return LanguagePack(spec, root, manifest)

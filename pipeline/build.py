@@ -1,0 +1,45 @@
+"""Build a whole pack in-process, without Snakemake: ``build_pack(spec, outdir)``.
+
+For tests and small hand-made lexicons; the Snakefile runs the same steps as separate
+jobs. ``python -m pipeline.build lexicons/xx/spec.toml build/xx``.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .anagrams import build_anagrams
+from .keys import build_keys
+from .manifest import build_manifest
+from .tiles import build_tiles
+from .words import build_words
+
+#: Extra steps other modules register: callables (spec_file, outdir) -> None, run in order
+#: after the keys and before the manifest (e.g. the move generator's word graph).
+EXTRA_STEPS: list = []
+
+
+def build_pack(spec_file: Path, outdir: Path) -> dict:
+    """Run every pipeline step for one language into ``outdir``; returns the manifest."""
+    spec_file, outdir = Path(spec_file), Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    build_tiles(spec_file, outdir / "tiles.parquet")
+    build_words(spec_file, outdir / "words.parquet", outdir / "rejects.json")
+    build_anagrams(outdir / "words.parquet", outdir / "anagrams.parquet")
+    build_keys(spec_file, outdir / "words.parquet", outdir)
+    for step in EXTRA_STEPS:
+        step(spec_file, outdir)
+    return build_manifest(spec_file, outdir, outdir / "manifest.json")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("spec", type=Path)
+    ap.add_argument("outdir", type=Path)
+    a = ap.parse_args(argv)
+    m = build_pack(a.spec, a.outdir)
+    print(f"{a.outdir}: {m['counts']['words']} words, {m['counts']['keyset']} keys")
+
+
+if __name__ == "__main__":
+    main()
