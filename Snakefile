@@ -10,6 +10,9 @@ from pathlib import Path
 
 PY = sys.executable
 LANGS = sorted(p.parent.name for p in Path("lexicons").glob("*/spec.toml"))
+for _d in sorted(Path("lexicons").iterdir()):
+    if _d.is_dir() and not (_d / "spec.toml").is_file():
+        print(f"warning: {_d}/ has no spec.toml: not a language folder, skipped", file=sys.stderr)
 
 # Every artifact of a pack; the manifest depends on all of them.
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
