@@ -1,0 +1,341 @@
+"""The augmented bag U, the exact draw probability p(s | L) and the leave tables e(L).
+
+Definitions (../shared/HEURI.md, paper §4): keeping leave ``L`` and drawing ``t = R − |L|``
+tiles (``R`` = the spec's rack size, 7) uniformly from the augmented bag ``U`` (every tile the
+player cannot see: full distribution − board − own rack, |U| = N), the probability that the
+new rack is exactly the multiset ``s`` is the multivariate hypergeometric
+
+    p(s | L) = [L ⊆ s] · Π_x C(U_x, (s − L)_x) / C(N, t)
+
+over tile kinds ``x`` (blank included). The events "new rack = s" are disjoint, so sums over
+distinct keys are exact expectations:
+
+    e(L) = Σ_s w(s) · p(s | L),        p_any(L) = Σ_s m(s) · p(s | L)
+
+with ``w(s) = m(s) · (50 + k·σ(s))`` and ``m(s)`` a 0/1 mask over the key set (all septets for
+Heuri_2, δ over septets ∪ reduced octets for Heuri_3).
+
+Bag size versus |U|. Draws are modelled from ``U`` (the opponent's rack is unseen, so from
+the player's view every unseen tile is equally likely to come out of the bag); ``N = |U|``
+is the denominator. The *bag size* (``|U|`` minus the opponent's rack) only decides whether
+the draw can happen at all: when the bag holds fewer than ``t`` tiles the rack cannot reach
+``R`` tiles and p(s | L) = 0 for every s. When the caller does not know the bag size,
+:func:`default_bag_size` assumes the opponent holds a full rack: ``max(0, N − R)``.
+
+Speed: :func:`leave_table` computes e and p_any for every distinct leave of the rack (at most
+128) in one compiled pass over the keys. The product over the tile kinds *not* in the rack
+does not depend on the leave; keys are grouped by their counts of the rack's kinds (at most a
+few thousand groups), and only the groups are combined with the leaves.
+"""
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .errors import HeuriError
+
+MAX_COUNT = 32  # largest tile count of one kind the binomial table covers
+
+
+class ProbabilityError(HeuriError):
+    """Inconsistent counts: a rack or board holds more tiles of a kind than the language has."""
+
+
+def _binomial_table(n: int = MAX_COUNT, k: int = 16) -> np.ndarray:
+    """C(a, b) for a < n, b < k as float64 (exact: every value is far below 2**53)."""
+    t = np.zeros((n, k), np.float64)
+    for a in range(n):
+        for b in range(min(a, k - 1) + 1):
+            t[a, b] = comb(a, b)
+    return t
+
+
+BINOM = _binomial_table()
+
+
+# -- the augmented bag ---------------------------------------------------------------------
+def board_counts(spec, letters: np.ndarray, blanks: np.ndarray) -> np.ndarray:
+    """Tiles on a board as a count vector, shape (L+1,), int64: a blank on the board counts
+    as a blank (id L), not as the letter it stands for.
+
+    ``letters``: (N, N) int8, -1 empty; ``blanks``: (N, N) bool (common.md board contract)."""
+    letters = np.asarray(letters)
+    blanks = np.asarray(blanks, bool)
+    occ = letters >= 0
+    out = np.bincount(letters[occ & ~blanks].astype(np.int64), minlength=spec.n_kinds)[: spec.n_kinds]
+    out = out.astype(np.int64)
+    out[spec.blank] += int((occ & blanks).sum())
+    return out
+
+
+def augmented_bag(spec, letters: np.ndarray, blanks: np.ndarray, rack: np.ndarray) -> np.ndarray:
+    """U = full distribution − board tiles − own rack, shape (L+1,), int64 (HEURI.md).
+
+    ``rack``: count vector (L+1,). Raises ProbabilityError naming the tile kind when the
+    board plus the rack hold more tiles of a kind than the language has."""
+    u = spec.distribution() - board_counts(spec, letters, blanks) - np.asarray(rack, np.int64)
+    if (u < 0).any():
+        x = int(np.flatnonzero(u < 0)[0])
+        raise ProbabilityError(
+            f"augmented bag: board + rack hold {int(spec.distribution()[x] - u[x])} of tile "
+            f"{spec.symbol(x)!r}, the {spec.code} set has {int(spec.distribution()[x])}")
+    return u
+
+
+def default_bag_size(U: np.ndarray, rack_size: int = 7) -> int:
+    """Bag size when only U is known: the opponent holds a full rack, ``max(0, |U| − R)``."""
+    return max(0, int(np.sum(U)) - rack_size)
+
+
+# -- single probabilities ------------------------------------------------------------------
+def p_key(U: np.ndarray, leave: np.ndarray, key_counts: np.ndarray, bag_size: int | None = None,
+          rack_size: int = 7) -> np.ndarray:
+    """p(s | L) for each row s of ``key_counts`` ((n, L+1) or (L+1,)), float64, exact formula
+    of HEURI.md; 0 when L ⊄ s or the bag holds fewer than t = R − |L| tiles.
+
+    Vectorised NumPy over the keys; meant for checks and small key sets (the evaluators
+    use :func:`leave_table`)."""
+    U = np.asarray(U, np.int64)
+    leave = np.asarray(leave, np.int64)
+    s = np.atleast_2d(np.asarray(key_counts, np.int64))
+    N = int(U.sum())
+    t = rack_size - int(leave.sum())
+    if bag_size is None:
+        bag_size = default_bag_size(U, rack_size)
+    if t < 0 or bag_size < t or N < t:
+        return np.zeros(len(s))
+    need = s - leave
+    ok = (need >= 0).all(axis=1) & (need <= U).all(axis=1)
+    needc = np.clip(need, 0, BINOM.shape[1] - 1)
+    Uc = np.broadcast_to(np.clip(U, 0, MAX_COUNT - 1), s.shape)
+    terms = BINOM[Uc, needc]
+    p = np.where(ok, terms.prod(axis=1), 0.0) / comb(N, t)
+    return p
+
+
+def bingo_value(sigma, k: float = 2.5):
+    """Value of a bingo with key s: 50 + k·σ(s) points (Heuri_2/3, paper §4.3; k = 2.5)."""
+    return 50.0 + k * np.asarray(sigma, np.float64)
+
+
+def heuri1_b(sigma_leave: float, t: int, avg_tile_value: float, k: float = 2.5) -> float:
+    """Heuri_1's expected bingo value b = 50 + k·(σ_L + ā·t) (paper §4.2; Spanish ā = 1.92:
+    σ_L = 3, t = 4 gives 76.7)."""
+    return 50.0 + k * (sigma_leave + avg_tile_value * t)
+
+
+# -- the leaves of a rack ------------------------------------------------------------------
+def sub_multisets(rack: np.ndarray) -> np.ndarray:
+    """Every distinct sub-multiset of ``rack`` (count vector (K,)), shape (m, K) uint8,
+    m = Π (r_x + 1) ≤ 128 for 7 tiles. Order: mixed radix over the rack's kinds in id
+    order, the first kind fastest; row 0 is the empty leave, the last row the whole rack."""
+    rack = np.asarray(rack, np.int64)
+    kinds = np.flatnonzero(rack)
+    radix = rack[kinds] + 1
+    m = int(np.prod(radix)) if len(kinds) else 1
+    out = np.zeros((m, len(rack)), np.uint8)
+    idx = np.arange(m)
+    for j, x in enumerate(kinds):
+        out[:, x] = idx % radix[j]
+        idx = idx // radix[j]
+    return out
+
+
+def leave_index(rack: np.ndarray, leave: np.ndarray) -> int:
+    """Row of ``leave`` in :func:`sub_multisets` (rack) (mixed radix). Raises
+    ProbabilityError when the leave is not part of the rack."""
+    rack = np.asarray(rack, np.int64)
+    leave = np.asarray(leave, np.int64)
+    if (leave > rack).any() or (leave < 0).any():
+        raise ProbabilityError(f"leave {leave.tolist()} is not part of rack {rack.tolist()}")
+    i, stride = 0, 1
+    for x in np.flatnonzero(rack):
+        i += int(leave[x]) * stride
+        stride *= int(rack[x]) + 1
+    return i
+
+
+# -- key tile rows (cached per pack) ---------------------------------------------------------
+_ROWS: dict = {}
+
+
+def key_rows(pack) -> np.ndarray:
+    """The key set as sorted tile rows, shape (n, R) uint8 (decoded from ``keys.code``, 6
+    bits a tile, first tile in the high bits); cached per pack folder."""
+    k = str(pack.root)
+    r = _ROWS.get(k)
+    if r is None:
+        R = pack.spec.rack_size
+        codes = np.asarray(pack.keys.code)
+        r = np.zeros((len(codes), R), np.uint8)
+        c = codes.copy()
+        for j in range(R - 1, -1, -1):
+            r[:, j] = c & 63
+            c >>= 6
+        _ROWS[k] = r
+    return r
+
+
+# -- the leave table kernel ------------------------------------------------------------------
+_SCRATCH: dict = {}
+
+
+def _scratch(size: int):
+    s = _SCRATCH.get("ge")
+    if s is None or len(s) < size:
+        s = _SCRATCH["ge"] = (np.zeros(size, np.float64), np.zeros(size, np.float64))
+    return s
+
+
+@njit(cache=True)
+def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
+    """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
+
+    rows (n, R) uint8 sorted tiles; use (n,) bool; val (n,) float64; U, rack (K,) int64;
+    ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
+    Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order."""
+    K = U.shape[0]
+    slot = np.full(K, -1, np.int64)
+    kinds = np.zeros(K, np.int64)
+    nk = 0
+    for x in range(K):
+        if rack[x] > 0:
+            slot[x] = nk
+            kinds[nk] = x
+            nk += 1
+    # group code: mixed radix with base b_j = min(R, r_x + U_x) + 1 per rack kind
+    R = rows.shape[1]
+    base = np.ones(nk + 1, np.int64)
+    gstride = np.ones(nk + 1, np.int64)
+    lstride = np.ones(nk + 1, np.int64)
+    for j in range(nk):
+        x = kinds[j]
+        b = rack[x] + U[x]
+        if b > R:
+            b = R
+        base[j] = b + 1
+        gstride[j + 1] = gstride[j] * base[j]
+        lstride[j + 1] = lstride[j] * (rack[x] + 1)
+    m = lstride[nk]
+    touched = np.empty(min(gstride[nk], rows.shape[0] + 1), np.int64)
+    nt = 0
+    n = rows.shape[0]
+    for i in range(n):
+        if not use[i]:
+            continue
+        a = 1.0
+        code = 0
+        j = 0
+        ok = True
+        while j < R:
+            x = rows[i, j]
+            c = 1
+            while j + c < R and rows[i, j + c] == x:
+                c += 1
+            j += c
+            sl = slot[x]
+            if sl < 0:
+                if c > U[x]:
+                    ok = False
+                    break
+                a *= binom[U[x], c]
+            else:
+                if c >= base[sl]:
+                    ok = False
+                    break
+                code += c * gstride[sl]
+        if not ok:
+            continue
+        if ge[code] == 0.0 and gp[code] == 0.0:
+            touched[nt] = code
+            nt += 1
+        ge[code] += a * val[i]
+        gp[code] += a
+    e_num = np.zeros(m, np.float64)
+    p_num = np.zeros(m, np.float64)
+    g = np.zeros(nk + 1, np.int64)
+    lim = np.zeros(nk + 1, np.int64)
+    lv = np.zeros(nk + 1, np.int64)
+    for q in range(nt):
+        code = touched[q]
+        se = ge[code]
+        sp = gp[code]
+        ge[code] = 0.0
+        gp[code] = 0.0
+        rem = code
+        for j in range(nk):
+            g[j] = rem % base[j]
+            rem //= base[j]
+            x = kinds[j]
+            lim[j] = g[j] if g[j] < rack[x] else rack[x]
+            lv[j] = 0
+        # odometer over the leaves l ≤ lim
+        while True:
+            term = 1.0
+            li = 0
+            for j in range(nk):
+                d = g[j] - lv[j]
+                x = kinds[j]
+                if d > U[x]:
+                    term = 0.0
+                    break
+                term *= binom[U[x], d]
+                li += lv[j] * lstride[j]
+            if term != 0.0:
+                e_num[li] += se * term
+                p_num[li] += sp * term
+            j = 0
+            while j < nk:
+                lv[j] += 1
+                if lv[j] <= lim[j]:
+                    break
+                lv[j] = 0
+                j += 1
+            if j == nk:
+                break
+    return e_num, p_num
+
+
+def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
+                bag_size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """e(L) and p_any(L) for every distinct leave L of ``rack``, in one pass over the keys.
+
+    - ``rack``: (K,) count vector; ``U``: (K,) augmented bag (:func:`augmented_bag`).
+    - ``use``: (n,) bool over ``pack.keys`` (the mask m(s): septets, or δ ∧ key set);
+      ``val``: (n,) float64 bingo values (:func:`bingo_value`), points.
+    - ``bag_size``: tiles in the bag (default :func:`default_bag_size`); a leave needing
+      more draws than that gets e = p = 0.
+
+    Returns ``(leaves, e, p)``: leaves (m, K) uint8 in :func:`sub_multisets` order, e (m,)
+    float64 points, p (m,) float64 probabilities. Exact (float64 sums of exact products).
+    Raises ProbabilityError when the rack holds more than R tiles."""
+    spec = pack.spec
+    R = spec.rack_size
+    rack = np.asarray(rack, np.int64)
+    U = np.asarray(U, np.int64)
+    if rack.sum() > R:
+        raise ProbabilityError(f"rack {spec.format_tiles(np.repeat(np.arange(len(rack)), rack), '?')} "
+                               f"holds {int(rack.sum())} tiles, the {spec.code} rack holds {R}")
+    if (U >= MAX_COUNT).any():
+        raise ProbabilityError(f"augmented bag holds {int(U.max())} tiles of one kind (max {MAX_COUNT - 1})")
+    N = int(U.sum())
+    if bag_size is None:
+        bag_size = default_bag_size(U, R)
+    leaves = sub_multisets(rack)
+    rows = key_rows(pack)
+    size = 1
+    for x in np.flatnonzero(rack):
+        size *= min(R, int(rack[x] + U[x])) + 1
+    ge, gp = _scratch(size)
+    e_num, p_num = _leave_kernel(rows, np.asarray(use, np.bool_), np.asarray(val, np.float64),
+                                 U, rack, BINOM, ge, gp)
+    t = R - leaves.sum(axis=1).astype(np.int64)
+    denom = np.array([comb(N, int(ti)) if 0 <= ti <= N else 0 for ti in range(R + 1)], np.float64)
+    d = denom[t]
+    okay = (t <= bag_size) & (d > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = np.where(okay, e_num / np.where(d > 0, d, 1.0), 0.0)
+        p = np.where(okay, p_num / np.where(d > 0, d, 1.0), 0.0)
+    return leaves, e, p
