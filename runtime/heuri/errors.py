@@ -19,3 +19,36 @@ class PackError(HeuriError):
 
 class TileError(HeuriError):
     """A tile string names a tile the language does not have."""
+
+
+class KindedError(HeuriError):
+    """A HeuriError with a machine-readable ``kind`` (a short tag such as
+    ``"tiles-not-in-rack"``) next to the human message."""
+
+    def __init__(self, message: str, kind: str = "error"):
+        super().__init__(message)
+        self.kind = kind
+
+
+class MoveError(KindedError):
+    """A move's text does not parse (``kind`` "malformed-play", "malformed-rack",
+    "bad-coordinate") or a move is illegal on a board or in a position (``kind``
+    "play-out-of-bounds", "square-occupied", "playthrough-mismatch", "not-connected",
+    "centre-not-covered", "tiles-not-in-rack", "exchange-not-allowed", "phony", ...)."""
+
+
+class GcgError(KindedError):
+    """A GCG game record is malformed or inconsistent. ``line`` is the 1-based line number
+    (0 for the whole file), ``kind`` names the problem (``"inconsistent-total"``,
+    ``"pragma-after-events"``, ...), and the message says what was expected."""
+
+    def __init__(self, message: str, kind: str = "malformed-line", line: int = 0, path: str | None = None):
+        where = f"{path or '<gcg>'}" + (f":{line}" if line else "")
+        super().__init__(f"{where}: {message} [{kind}]", kind)
+        self.line = line
+        self.path = path
+
+
+class CgpError(KindedError):
+    """A CGP position string is malformed (wrong number of rows or squares, bad tile, bad
+    score, bad operation)."""

@@ -1,0 +1,233 @@
+"""CGP (Crossword Game Position) reader and writer.
+
+Format (woogles-io/open-protocols ``cgp/README.md``; ``../shared/RULES.md``), one line of
+space-separated fields::
+
+    <15 rows, '/' between, digits = runs of empty squares> <racks in turn order, '/'>
+    <scores, '/'> <consecutive zero-score turns> [op args; op args; ...]
+
+Board tiles upper case, blanks lower case, multi-letter tiles bracketed (``[CH]``, ``[ch]``;
+single characters are single tiles); racks with ``?`` for a blank, an empty rack = unknown;
+racks and scores start with the player to move. Operations are kept verbatim in order;
+those heuri reads: ``lex`` (lexicon name), ``ld`` (letter distribution name), ``bb`` (bingo
+bonus), ``etl`` (exchange tile limit: least tiles in the bag for an exchange), ``mcnz``
+(max consecutive zero-score turns).
+
+:func:`format_cgp` writes what :func:`parse_cgp` read, character for character, when the
+input is canonical (digit runs merged, upper-case tiles, every multi-letter tile bracketed,
+one space between fields and between operations): ``format_cgp(parse_cgp(s, spec)) == s``.
+
+>>> from heuri.spec import load_spec
+>>> s = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 lex FISE2;"
+>>> rec = parse_cgp(s, load_spec("es"))
+>>> rec.racks[1] is None, rec.scores, rec.ops, format_cgp(rec) == s
+(True, (0, 0), (('lex', 'FISE2'),), True)
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .board import Board
+from .errors import CgpError, MoveError, TileError
+from .move import format_rack, parse_rack
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .spec import LanguageSpec
+
+_ROW_TOKEN = re.compile(r"\d+|\[[^\]]*\]|.")
+INT_OPS = {"bb": "bingo_bonus", "etl": "exchange_min_bag", "mcnz": "max_scoreless_turns"}
+
+
+@dataclass(frozen=True)
+class CgpRecord:
+    """A parsed CGP.
+
+    - ``board``: :class:`heuri.board.Board`;
+    - ``racks``: tuple, one per player in turn order (player to move first), each a tuple
+      of tile ids (blank = L) or None when unknown (empty field);
+    - ``scores``: tuple of ints, same order; ``zeros``: consecutive zero-score turns;
+    - ``ops``: tuple of ``(name, args)`` strings in the order written.
+    """
+
+    board: Board
+    racks: tuple
+    scores: tuple
+    zeros: int
+    ops: tuple = ()
+
+    def op(self, name: str, default: str | None = None) -> str | None:
+        """Arguments of the first operation called ``name`` (None/default if absent)."""
+        for n, a in self.ops:
+            if n == name:
+                return a
+        return default
+
+    def rules(self) -> "LanguageSpec":
+        """The board's spec with ``bb``/``etl``/``mcnz`` overrides applied (a copy)."""
+        spec = self.board.spec
+        changes = {}
+        for op, field_name in INT_OPS.items():
+            a = self.op(op)
+            if a is not None:
+                changes[field_name] = int(a)
+        return dataclasses.replace(spec, **changes) if changes else spec
+
+
+def _board_from_rows(field: str, spec: "LanguageSpec") -> Board:
+    n = spec.board_size
+    rows = field.split("/")
+    if len(rows) != n:
+        raise CgpError(f"CGP board {field!r}: {len(rows)} rows, expected {n} separated by '/'", "bad-board")
+    letters = np.full((n, n), -1, dtype=np.int8)
+    blanks = np.zeros((n, n), dtype=bool)
+    for r, row in enumerate(rows):
+        c = 0
+        for tok in _ROW_TOKEN.findall(row):
+            if tok.isdigit():
+                c += int(tok)
+                continue
+            body = tok[1:-1] if tok.startswith("[") else tok
+            if not body or not body.isalpha():
+                raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile or a run of empty squares",
+                               "bad-board")
+            if c >= n:
+                break
+            try:
+                letters[r, c] = spec.tile_id(body.upper())
+            except TileError:
+                raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile of {spec.name}", "bad-board") from None
+            blanks[r, c] = body != body.upper()
+            c += 1
+        width = sum(int(t) if t.isdigit() else 1 for t in _ROW_TOKEN.findall(row))
+        if width != n:
+            raise CgpError(f"CGP row {r + 1} {row!r} covers {width} squares, expected {n}", "bad-board")
+    return Board(spec, letters, blanks)
+
+
+def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
+    """Parse a CGP line for the language ``spec``. Raises CgpError naming the field and
+    what was expected (wrong row count or width, a tile the language lacks, racks and
+    scores of different lengths, a non-integer score, zero count or ``bb``/``etl``/``mcnz``)."""
+    fields = text.strip().split(None, 4)
+    if len(fields) < 4:
+        raise CgpError(f"CGP {text!r}: expected 4 fields (board, racks, scores, zero turns) and "
+                       f"optional operations, got {len(fields)}", "missing-fields")
+    board = _board_from_rows(fields[0], spec)
+    racks = []
+    for i, rk in enumerate(fields[1].split("/")):
+        if rk == "":
+            racks.append(None)
+            continue
+        try:
+            racks.append(tuple(parse_rack(rk, spec, what=f"CGP rack {i + 1}")))
+        except MoveError as e:
+            raise CgpError(str(e), "bad-rack") from None
+        if len(racks[-1]) > spec.rack_size:
+            raise CgpError(f"CGP rack {i + 1} {rk!r} has {len(racks[-1])} tiles, more than {spec.rack_size}",
+                           "bad-rack")
+    try:
+        scores = tuple(int(s) for s in fields[2].split("/"))
+    except ValueError:
+        raise CgpError(f"CGP scores {fields[2]!r}: expected integers separated by '/'", "bad-scores") from None
+    if len(scores) != len(racks):
+        raise CgpError(f"CGP has {len(racks)} racks ({fields[1]!r}) but {len(scores)} scores ({fields[2]!r})",
+                       "bad-scores")
+    if len(racks) < 2:
+        raise CgpError(f"CGP racks {fields[1]!r}: at least two players ('RACK/' when the other is unknown)",
+                       "bad-rack")
+    if not fields[3].isdigit():
+        raise CgpError(f"CGP zero-turn count {fields[3]!r}: expected a non-negative integer", "bad-zeros")
+    ops = []
+    if len(fields) == 5:
+        for part in fields[4].split(";"):
+            part = part.strip()
+            if not part:
+                continue
+            name, _, args = part.partition(" ")
+            args = " ".join(args.split())
+            if name in INT_OPS:
+                try:
+                    int(args)
+                except ValueError:
+                    raise CgpError(f"CGP operation {name!r}: expected an integer, got {args!r}", "bad-op") from None
+            ops.append((name, args))
+        if fields[4].strip() and not fields[4].strip().endswith(";"):
+            raise CgpError(f"CGP operations {fields[4]!r}: each operation ends with ';'", "bad-op")
+    rec = CgpRecord(board, tuple(racks), scores, int(fields[3]), tuple(ops))
+    # Tiles on the board and in known racks must exist in the bag.
+    used = board.tile_counts()
+    for rk in racks:
+        for t in rk or ():
+            used[t] += 1
+    over = used - spec.distribution()
+    if (over > 0).any():
+        bad = [spec.symbol(i) if i != spec.blank else "?" for i in np.flatnonzero(over > 0)]
+        raise CgpError(f"CGP {text!r}: more {', '.join(bad)} on the board and racks than {spec.name} has",
+                       "rack-not-in-bag")
+    return rec
+
+
+def format_board(board: Board) -> str:
+    """Board → the CGP board field (digit runs, lowercase blanks, ``[CH]`` brackets)."""
+    spec = board.spec
+    rows = []
+    for r in range(board.size):
+        parts, run = [], 0
+        for c in range(board.size):
+            t = int(board.letters[r, c])
+            if t < 0:
+                run += 1
+                continue
+            if run:
+                parts.append(str(run))
+                run = 0
+            s = spec.tiles[t]
+            s = s.lower() if board.blanks[r, c] else s
+            parts.append(f"[{s}]" if len(s) > 1 else s)
+        if run:
+            parts.append(str(run))
+        rows.append("".join(parts))
+    return "/".join(rows)
+
+
+def format_cgp(rec: CgpRecord) -> str:
+    """CgpRecord → CGP text (see the module doc for the canonical form)."""
+    spec = rec.board.spec
+    racks = "/".join("" if rk is None else format_rack(rk, spec) for rk in rec.racks)
+    scores = "/".join(str(s) for s in rec.scores)
+    out = f"{format_board(rec.board)} {racks} {scores} {rec.zeros}"
+    if rec.ops:
+        out += " " + " ".join(f"{n} {a};" if a else f"{n};" for n, a in rec.ops)
+    return out
+
+
+def guess_language(text: str) -> str | None:
+    """Language code guessed from a CGP's ``lex``/``ld`` operations (FISE/FILE → es,
+    FRA/ODS → fr, NWL/CSW/TWL/OSPD → en, ld english/spanish/french), else None."""
+    m = re.search(r"\blex\s+([^;]+);", text)
+    d = re.search(r"\bld\s+([^;]+);", text)
+    return guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
+
+
+_LEX_PREFIXES = (("FISE", "es"), ("FILE", "es"), ("FRA", "fr"), ("ODS", "fr"),
+                 ("NWL", "en"), ("CSW", "en"), ("TWL", "en"), ("OSPD", "en"), ("OWL", "en"))
+_DISTRIBUTIONS = {"english": "en", "spanish": "es", "french": "fr"}
+
+
+def guess_language_from_names(lexicon: str | None, distribution: str | None = None) -> str | None:
+    """Language code from a lexicon name (``FISE2``, ``FILE2017`` → es; ``FRA24``, ``ODS8`` →
+    fr; ``NWL23``, ``CSW21``, ``TWL06``, ``OSPD1`` → en) or a letter-distribution name
+    (``english``, ``spanish``, ``french``); None when neither is obvious."""
+    if lexicon:
+        lx = lexicon.strip().upper()
+        for prefix, code in _LEX_PREFIXES:
+            if lx.startswith(prefix):
+                return code
+    if distribution:
+        return _DISTRIBUTIONS.get(distribution.strip().lower())
+    return None
