@@ -1,0 +1,531 @@
+"""Paired self-play matches: ``heuri match --lang es --p1 heuri3 --p2 greedy --games 100``.
+
+Pairing. Game ``g`` of a match with seed ``S`` is pair ``g // 2``, seat ``g % 2``. Both games
+of a pair use the same bag (:class:`heuri.game.Game` with ``bag_seed(S, pair)``: a fixed tile
+order; the player in seat 0 moves first and draws the first rack). In seat 0, p1 moves
+first; in seat 1 the seats are swapped, so p2 moves first with the very tiles p1 had, and
+the luck of the draw cancels over a pair. (Exchanges put tiles back at positions drawn from
+the game's own generator, so after the first exchange the two games' draws may differ.)
+
+Output folder (``--out``, default ``matches/<lang>/<p1>-vs-<p2>/``):
+
+- ``match.json``: what the match is (language, players, seed, pack id, endgame limits); a
+  second run into the same folder must ask for the same match, else it is refused;
+- ``rows/<pair>-<seat>.json``: one finished game's row, written atomically (a temporary file
+  renamed over); ``games/<pair>-<seat>.gcg``: its game record, written the same way;
+- ``games.parquet``: every row in the folder, one per game (columns in :data:`COLUMNS`),
+  rewritten atomically after the run (``--table PATH`` writes this run's games there
+  instead, which is what the Snakemake shard rules use).
+
+Resuming: games whose row exists are skipped, so an interrupted match (Ctrl-C, a killed
+job) continues where it stopped and never replays or overwrites a finished game. The same
+seed always gives the same games (players are deterministic; the endgame search has node
+limits, not time limits); only the ``ms_per_move`` columns vary.
+
+Summary: wins/draws/losses of p1, the win rate ``(wins + draws/2) / games`` with a 95 %
+Wilson score interval (:func:`wilson_interval`), mean spread and scores, bingos per game and
+the share of bingos of 7, 8 and 9+ tiles (the main word's length), exchanges and passes,
+milliseconds per move. The interval treats games as independent; pairs share their tiles,
+which makes the two games of a pair positively correlated in luck and the interval, if
+anything, conservative for the difference between the engines.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from math import sqrt
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+from .errors import HeuriError
+
+
+class MatchError(HeuriError):
+    """Bad match arguments (games, output folder) or an output folder holding another match."""
+
+
+#: columns of the games table, in order
+COLUMNS = [
+    "lang", "p1", "p2", "seed", "pair", "seat", "game", "bag_seed", "first",
+    "score_p1", "score_p2", "spread", "winner", "result_p1", "turns", "end",
+    "bingos_p1", "bingos_p2", "bingo_lengths_p1", "bingo_lengths_p2",
+    "exchanges_p1", "exchanges_p2", "passes_p1", "passes_p2", "moves_p1", "moves_p2",
+    "endgame_moves_p1", "endgame_moves_p2", "ms_per_move_p1", "ms_per_move_p2", "gcg",
+]
+#: columns that depend on timing, not on the seed (excluded when checking reproducibility)
+TIMING_COLUMNS = ("ms_per_move_p1", "ms_per_move_p2")
+
+
+def _schema():
+    import pyarrow as pa
+
+    i32, i64, s = pa.int32(), pa.int64(), pa.string()
+    types = {"lang": s, "p1": s, "p2": s, "seed": i64, "pair": i32, "seat": pa.int8(), "game": i32,
+             "bag_seed": pa.uint64(), "first": s, "score_p1": i32, "score_p2": i32, "spread": i32,
+             "winner": s, "result_p1": pa.float32(), "turns": i32, "end": s,
+             "bingo_lengths_p1": pa.list_(pa.int8()), "bingo_lengths_p2": pa.list_(pa.int8()),
+             "ms_per_move_p1": pa.float64(), "ms_per_move_p2": pa.float64(), "gcg": s}
+    return pa.schema([(c, types.get(c, i32)) for c in COLUMNS])
+
+
+# -- statistics ----------------------------------------------------------------------------
+def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (Wilson, E. B. (1927), "Probable
+    inference, the law of succession, and statistical inference", JASA 22:209-212; the
+    form of Agresti & Coull (1998), The American Statistician 52:119-126, eq. 2):
+
+        centre = (p + z²/2n) / (1 + z²/n),
+        half   = z / (1 + z²/n) · sqrt(p(1−p)/n + z²/4n²),
+
+    with p = successes/n and z the (1+confidence)/2 normal quantile (1.959964 for 95 %).
+    ``successes`` may be fractional (a draw counts ½). Returns (low, high) in [0, 1];
+    raises MatchError for n < 1. Same values as statsmodels'
+    ``proportion_confint(k, n, method="wilson")``.
+
+    >>> [round(x, 4) for x in wilson_interval(60, 100)]
+    [0.502, 0.6906]
+    """
+    if n < 1:
+        raise MatchError("a win rate needs at least one game")
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z / d * sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bag_seed(seed: int, pair: int) -> int:
+    """The seed of pair ``pair``'s bag in a match with seed ``seed``: a 63-bit integer from
+    ``numpy.random.SeedSequence([seed, pair])``, so matches with nearby seeds share no bags."""
+    return int(np.random.SeedSequence([int(seed), int(pair)]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+# -- one game ------------------------------------------------------------------------------
+def _nick(names: list[str]) -> list[str]:
+    """GCG nicknames (no spaces, distinct): the engine names, suffixed when equal."""
+    out = [n.replace(" ", "_") for n in names]
+    if out[0] == out[1]:
+        out = [f"{out[0]}_1", f"{out[1]}_2"]
+    return out
+
+
+def game_gcg(game, names: list[str], title: str = "", lexicon: str = "") -> str:
+    """GCG text of a finished :class:`heuri.game.Game` (RULES.md format, as Quackle and
+    Macondo write it): one ``>nick: RACK MOVE +score total`` line per turn (placements
+    with ``.`` for played-through squares, exchanges ``-TILES``, passes ``-``), then the
+    end-of-game rack lines: ``(RACK) +n`` for the player who went out (twice the rack under
+    the "double" rule, once under "transfer", where the other player also writes
+    ``RACK (RACK) -n``) or ``RACK (RACK) -n`` for each player after scoreless turns.
+    ``names``: engine names by seat (seat 0 moved first)."""
+    from .game import _ids
+    from .move import format_rack
+
+    spec = game.spec
+    nick = _nick(names)
+    lines = ["#character-encoding UTF-8", f"#player1 {nick[0]} {names[0]}", f"#player2 {nick[1]} {names[1]}"]
+    if lexicon:
+        lines.append(f"#lexicon {lexicon}")
+    if title:
+        lines.append(f"#title {title}")
+    totals = [0, 0]
+    last = None
+    for pos, move, pts in game.history:
+        s = pos.to_move
+        totals[s] += pts
+        rack = format_rack(_ids(pos.rack), spec)
+        lines.append(f">{nick[s]}: {rack} {move.gcg(spec, board=pos.board)} +{pts} {totals[s]}")
+        last = pos
+    final = game.position
+    if final.over and final.end_adjust:
+        adj = final.end_adjust
+        racks = [format_rack(_ids(r), spec) for r in final.racks]
+        out = [i for i in range(2) if not final.racks[i].any()] if last is not None else []
+        went_out = out[0] if out and adj[out[0]] > 0 else None
+        if went_out is not None:
+            other = 1 - went_out
+            totals[went_out] += adj[went_out]
+            lines.append(f">{nick[went_out]}:  ({racks[other]}) +{adj[went_out]} {totals[went_out]}")
+            if adj[other]:
+                totals[other] += adj[other]
+                lines.append(f">{nick[other]}: {racks[other]} ({racks[other]}) {adj[other]:+d} {totals[other]}")
+        else:
+            for i in range(2):
+                if adj[i]:
+                    totals[i] += adj[i]
+                    lines.append(f">{nick[i]}: {racks[i]} ({racks[i]}) {adj[i]:+d} {totals[i]}")
+    return "\n".join(lines) + "\n"
+
+
+def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat: int, words=None,
+              max_turns: int = 400):
+    """Play game ``(pair, seat)`` of a match and return ``(row, gcg_text, game)``.
+
+    ``players``: engine name → Player (:mod:`heuri.players`); ``seat`` 0: p1 moves first,
+    1: p2 moves first; the bag comes from ``bag_seed(seed, pair)``. ``words`` (e.g.
+    ``pack.words``) makes :class:`heuri.game.Game` reject any phony a player returns.
+    ``row`` holds the columns of :data:`COLUMNS`. Raises RuntimeError (a bug, with the
+    position's CGP) when a player returns an illegal move or the game does not end.
+    """
+    from .errors import MoveError
+    from .game import Game
+    from .move import Exchange, Pass, Placement
+
+    spec = pack.spec
+    seats = [p1, p2] if seat == 0 else [p2, p1]
+    # which of p1/p2 sits in each game seat
+    who = ["p1", "p2"] if seat == 0 else ["p2", "p1"]
+    bs = bag_seed(seed, pair)
+    game = Game(spec, seed=bs, words=words)
+    stats = {k: {"bingos": [], "exchanges": 0, "passes": 0, "moves": 0, "endgame": 0, "time": 0.0}
+             for k in ("p1", "p2")}
+    while not game.over:
+        if len(game.history) >= max_turns:
+            raise RuntimeError(f"game seed={seed} pair={pair} seat={seat} did not end in {max_turns} turns")
+        pos = game.position
+        st = stats[who[pos.to_move]]
+        player = players[seats[pos.to_move]]
+        t0 = time.perf_counter()
+        move = player.choose(pos)
+        st["time"] += time.perf_counter() - t0
+        try:
+            game.play(move)
+        except MoveError as e:
+            raise RuntimeError(f"{player.name} chose an illegal move in game seed={seed} pair={pair} "
+                               f"seat={seat}: {e}; position {pos.cgp()}") from e
+        st["moves"] += 1
+        if getattr(player, "info", {}).get("endgame"):
+            st["endgame"] += 1
+        if isinstance(move, Placement) and move.n_tiles == spec.rack_size:
+            st["bingos"].append(move.length)
+        elif isinstance(move, Exchange):
+            st["exchanges"] += 1
+        elif isinstance(move, Pass):
+            st["passes"] += 1
+    final = game.position
+    score = {who[i]: int(final.scores[i]) for i in range(2)}
+    spread = score["p1"] - score["p2"]
+    went_out = any(not r.any() for r in final.racks) and final.scoreless < spec.max_scoreless_turns
+    row = {
+        "lang": spec.code, "p1": p1, "p2": p2, "seed": int(seed), "pair": int(pair), "seat": int(seat),
+        "game": 2 * int(pair) + int(seat), "bag_seed": bs, "first": seats[0],
+        "score_p1": score["p1"], "score_p2": score["p2"], "spread": spread,
+        "winner": "p1" if spread > 0 else "p2" if spread < 0 else "draw",
+        "result_p1": 1.0 if spread > 0 else 0.0 if spread < 0 else 0.5,
+        "turns": len(game.history), "end": "out" if went_out else "scoreless",
+    }
+    for k in ("p1", "p2"):
+        st = stats[k]
+        row[f"bingos_{k}"] = len(st["bingos"])
+        row[f"bingo_lengths_{k}"] = st["bingos"]
+        row[f"exchanges_{k}"] = st["exchanges"]
+        row[f"passes_{k}"] = st["passes"]
+        row[f"moves_{k}"] = st["moves"]
+        row[f"endgame_moves_{k}"] = st["endgame"]
+        row[f"ms_per_move_{k}"] = 1000.0 * st["time"] / max(st["moves"], 1)
+    row["gcg"] = f"games/{game_name(pair, seat)}.gcg"
+    title = f"{spec.code} match seed {seed} pair {pair} seat {seat}: {seats[0]} (first) vs {seats[1]}"
+    gcg = game_gcg(game, seats, title=title, lexicon=spec.lexicon.replace(" ", "_"))
+    return row, gcg, game
+
+
+def game_name(pair: int, seat: int) -> str:
+    """File stem of game (pair, seat): ``00012-1``."""
+    return f"{pair:05d}-{seat}"
+
+
+# -- worker processes -----------------------------------------------------------------------
+_W: dict = {}
+
+
+def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None, check_words: bool):
+    """Load the pack and the players once per worker process."""
+    from .pack import load_pack
+    from .players import make_player
+
+    pack = load_pack(lang)
+    _W["pack"] = pack
+    _W["players"] = {n: make_player(n, pack, endgame_options) for n in dict.fromkeys(names)}
+    _W["words"] = pack.words if check_words else None
+
+
+def _worker_game(p1: str, p2: str, seed: int, pair: int, seat: int):
+    row, gcg, _ = play_game(_W["pack"], _W["players"], p1, p2, seed, pair, seat, words=_W["words"])
+    return row, gcg
+
+
+# -- files ---------------------------------------------------------------------------------
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder renamed over
+    it (``os.replace``), so a reader or a killed writer never sees half a file."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def rows_table(rows: list[dict]):
+    """Rows (dicts with :data:`COLUMNS`) → a pyarrow Table, sorted by (pair, seat)."""
+    import pyarrow as pa
+
+    rows = sorted(rows, key=lambda r: (r["pair"], r["seat"]))
+    return pa.Table.from_pylist([{c: r[c] for c in COLUMNS} for r in rows], schema=_schema())
+
+
+def write_table(rows: list[dict], path: Path) -> None:
+    """Write rows as Parquet to ``path`` atomically."""
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(rows_table(rows), tmp)
+    os.replace(tmp, path)
+
+
+def read_rows(out: Path) -> dict[tuple[int, int], dict]:
+    """Finished games in an output folder: (pair, seat) → row. Unreadable row files (none
+    should exist: rows are written atomically) raise MatchError naming the file."""
+    done = {}
+    d = Path(out) / "rows"
+    if not d.is_dir():
+        return done
+    for f in sorted(d.glob("*.json")):
+        try:
+            r = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise MatchError(f"{f}: unreadable game row ({e}); delete it to replay that game") from None
+        done[(int(r["pair"]), int(r["seat"]))] = r
+    return done
+
+
+# -- the runner --------------------------------------------------------------------------------
+@dataclass
+class MatchResult:
+    """``rows``: the requested games' rows (sorted by game); ``summary``: :func:`summarise`;
+    ``out``: the output folder; ``played``: games played by this run (the rest were already
+    in the folder)."""
+
+    rows: list
+    summary: dict
+    out: Path
+    played: int
+
+
+def default_out(lang: str, p1: str, p2: str) -> Path:
+    """``matches/<lang>/<p1>-vs-<p2>`` (relative to the working folder)."""
+    return Path("matches") / lang / f"{p1}-vs-{p2}"
+
+
+def _check_out(out: Path, meta: dict) -> None:
+    """Create ``out`` and check it is writable and holds no other match. Raises MatchError."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "rows").mkdir(exist_ok=True)
+        (out / "games").mkdir(exist_ok=True)
+        probe = out / f".probe.{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise MatchError(f"cannot write match output to --out {str(out)!r} ({e.strerror or e}); "
+                         f"choose a writable folder with --out DIR") from None
+    mf = out / "match.json"
+    if mf.is_file():
+        try:
+            old = json.loads(mf.read_text(encoding="utf-8"))
+        except ValueError:
+            old = {}
+        keys = ("lang", "p1", "p2", "seed", "endgame")
+        if any(old.get(k) != meta[k] for k in keys):
+            what = ", ".join(f"{k}={old.get(k)!r}" for k in keys)
+            raise MatchError(f"--out {str(out)!r} already holds another match ({what}); "
+                             f"resume it with the same options or choose another --out")
+    else:
+        write_atomic(mf, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+
+
+def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int = 1, out=None,
+              first_game: int = 0, table=None, progress: bool = True, endgame_options: dict | None = None,
+              check_words: bool = True) -> MatchResult:
+    """Play games ``first_game .. first_game + games - 1`` of the match ``p1`` vs ``p2``
+    (language ``lang``, seed ``seed``) into the folder ``out``, skipping those already
+    there; ``jobs`` worker processes (1 = in this process). Writes each finished game's row
+    and GCG atomically, then the games table (``out/games.parquet`` with every game of the
+    folder, or ``table`` with this range's games). Returns a :class:`MatchResult`.
+
+    Raises MatchError (games < 1, jobs < 1, an odd ``first_game``, an unwritable or foreign
+    ``out``), EngineError (unknown engine), PackError (no built pack for ``lang``).
+    """
+    from .pack import load_pack
+    from .players import check_engine
+
+    if games < 1:
+        raise MatchError(f"--games {games}: a match needs at least 1 game (2 make a pair with the seats swapped)")
+    if jobs < 1:
+        raise MatchError(f"--jobs {jobs}: use at least 1 worker process")
+    if first_game < 0 or first_game % 2:
+        raise MatchError(f"--first-game {first_game}: must be an even number >= 0 (games come in pairs)")
+    check_engine(p1)
+    check_engine(p2)
+    pack = load_pack(lang)
+    out = Path(out) if out is not None else default_out(lang, p1, p2)
+    meta = {"lang": lang, "p1": p1, "p2": p2, "seed": int(seed), "pack": pack.id,
+            "endgame": endgame_options or {}, "format": 1}
+    _check_out(out, meta)
+
+    ids = [(g // 2, g % 2) for g in range(first_game, first_game + games)]
+    done = read_rows(out)
+    todo = [gid for gid in ids if gid not in done]
+    rows = {gid: done[gid] for gid in ids if gid in done}
+
+    def save(row, gcg):
+        gid = (row["pair"], row["seat"])
+        name = game_name(*gid)
+        write_atomic(out / "games" / f"{name}.gcg", gcg)
+        write_atomic(out / "rows" / f"{name}.json", json.dumps(row) + "\n")
+        rows[gid] = row
+
+    bar = None
+    played = 0
+    try:
+        if todo:
+            names = (p1, p2)
+            if progress:
+                from tqdm import tqdm
+
+                bar = tqdm(total=len(ids), initial=len(ids) - len(todo), unit="game",
+                           desc=f"{lang} {p1} vs {p2}", dynamic_ncols=True)
+
+            def tick():
+                if bar is not None:
+                    res = [r["result_p1"] for r in rows.values()]
+                    bar.set_postfix_str(f"{p1} win {100 * sum(res) / len(res):.1f}%")
+                    bar.update(1)
+
+            if jobs == 1:
+                _init_worker(lang, names, endgame_options, check_words)
+                for pair, seat in todo:
+                    row, gcg = _worker_game(p1, p2, seed, pair, seat)
+                    save(row, gcg)
+                    played += 1
+                    tick()
+            else:
+                import multiprocessing as mp
+                from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+                with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
+                                         initargs=(lang, names, endgame_options, check_words)) as ex:
+                    # keep a few games queued per worker; submit in game order
+                    it = iter(todo)
+                    pending = set()
+                    try:
+                        for _ in range(2 * jobs):
+                            gid = next(it, None)
+                            if gid is not None:
+                                pending.add(ex.submit(_worker_game, p1, p2, seed, *gid))
+                        while pending:
+                            fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+                            for f in fin:
+                                save(*f.result())
+                                played += 1
+                                tick()
+                                gid = next(it, None)
+                                if gid is not None:
+                                    pending.add(ex.submit(_worker_game, p1, p2, seed, *gid))
+                    except BaseException:
+                        for f in pending:
+                            f.cancel()
+                        raise
+    finally:
+        if bar is not None:
+            bar.close()
+        # whatever happened, the table reflects every finished game
+        if table is not None:
+            if rows:
+                write_table(list(rows.values()), Path(table))
+        else:
+            alld = read_rows(out)
+            if alld:
+                write_table(list(alld.values()), out / "games.parquet")
+    ordered = [rows[gid] for gid in ids]
+    return MatchResult(ordered, summarise(ordered), out, played)
+
+
+# -- summary -----------------------------------------------------------------------------------
+def summarise(rows: list[dict]) -> dict:
+    """Summary of finished games (rows of one match): a dict with ``games``, ``pairs``
+    (complete pairs), ``p1``/``p2`` names, ``wins``/``draws``/``losses`` (of p1),
+    ``win_rate`` ((wins + draws/2)/games) and ``ci`` (its 95 % Wilson interval), and per
+    player ``mean_score``, ``mean_spread`` (p1 − p2 for p1), ``bingos_per_game``,
+    ``bingo_share`` (fractions of bingos with a main word of 7, 8, 9+ tiles),
+    ``exchanges_per_game``, ``passes_per_game``, ``endgame_moves_per_game``,
+    ``ms_per_move`` (mean over moves). Raises MatchError for no rows."""
+    if not rows:
+        raise MatchError("no finished games to summarise")
+    n = len(rows)
+    wins = sum(r["winner"] == "p1" for r in rows)
+    draws = sum(r["winner"] == "draw" for r in rows)
+    pairs = {r["pair"] for r in rows}
+    full_pairs = sum(1 for p in pairs if sum(r["pair"] == p for r in rows) == 2)
+    s = {"lang": rows[0]["lang"], "p1": rows[0]["p1"], "p2": rows[0]["p2"], "seed": rows[0]["seed"],
+         "games": n, "pairs": full_pairs, "wins": wins, "draws": draws, "losses": n - wins - draws,
+         "win_rate": (wins + 0.5 * draws) / n, "ci": wilson_interval(wins + 0.5 * draws, n),
+         "mean_spread": float(np.mean([r["spread"] for r in rows])),
+         "first_mover_win_rate": float(np.mean([1.0 if (r["winner"] == "p1") == (r["seat"] == 0)
+                                                 and r["winner"] != "draw" else 0.5 if r["winner"] == "draw"
+                                                 else 0.0 for r in rows])),
+         "mean_turns": float(np.mean([r["turns"] for r in rows]))}
+    for k in ("p1", "p2"):
+        lengths = [x for r in rows for x in r[f"bingo_lengths_{k}"]]
+        nb = len(lengths)
+        moves = sum(r[f"moves_{k}"] for r in rows)
+        s[f"stats_{k}"] = {
+            "mean_score": float(np.mean([r[f"score_{k}"] for r in rows])),
+            "bingos_per_game": nb / n,
+            "bingos": nb,
+            "bingo_share": tuple((sum(1 for x in lengths if x == L) / nb) if nb else 0.0 for L in (7, 8))
+            + ((sum(1 for x in lengths if x >= 9) / nb) if nb else 0.0,),
+            "exchanges_per_game": sum(r[f"exchanges_{k}"] for r in rows) / n,
+            "passes_per_game": sum(r[f"passes_{k}"] for r in rows) / n,
+            "endgame_moves_per_game": sum(r[f"endgame_moves_{k}"] for r in rows) / n,
+            "ms_per_move": sum(r[f"ms_per_move_{k}"] * r[f"moves_{k}"] for r in rows) / max(moves, 1),
+        }
+    return s
+
+
+def summary_table(s: dict):
+    """A rich Table of a summary (:func:`summarise`)."""
+    from rich.table import Table
+
+    lo, hi = s["ci"]
+    t = Table(title=f"{s['lang']}: {s['p1']} vs {s['p2']}, {s['games']} games "
+                    f"({s['pairs']} pairs, seats swapped), seed {s['seed']}")
+    t.add_column("", justify="left")
+    t.add_column(f"p1 {s['p1']}", justify="right")
+    t.add_column(f"p2 {s['p2']}", justify="right")
+    t.add_row("wins / draws / losses", f"{s['wins']} / {s['draws']} / {s['losses']}",
+              f"{s['losses']} / {s['draws']} / {s['wins']}")
+    t.add_row("win rate (95% Wilson)", f"{100 * s['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]",
+              f"{100 * (1 - s['win_rate']):.1f}% [{100 * (1 - hi):.1f}, {100 * (1 - lo):.1f}]")
+    t.add_row("mean spread", f"{s['mean_spread']:+.1f}", f"{-s['mean_spread']:+.1f}")
+    X, Y = s["stats_p1"], s["stats_p2"]
+    t.add_row("mean score", f"{X['mean_score']:.1f}", f"{Y['mean_score']:.1f}")
+    t.add_row("bingos per game", f"{X['bingos_per_game']:.2f}", f"{Y['bingos_per_game']:.2f}")
+    t.add_row("bingos of 7 / 8 / 9+ tiles",
+              " / ".join(f"{100 * v:.0f}%" for v in X["bingo_share"]),
+              " / ".join(f"{100 * v:.0f}%" for v in Y["bingo_share"]))
+    t.add_row("exchanges / passes per game", f"{X['exchanges_per_game']:.2f} / {X['passes_per_game']:.2f}",
+              f"{Y['exchanges_per_game']:.2f} / {Y['passes_per_game']:.2f}")
+    t.add_row("endgame-search moves per game", f"{X['endgame_moves_per_game']:.2f}",
+              f"{Y['endgame_moves_per_game']:.2f}")
+    t.add_row("ms per move", f"{X['ms_per_move']:.1f}", f"{Y['ms_per_move']:.1f}")
+    t.add_row("first mover wins", f"{100 * s['first_mover_win_rate']:.1f}%", "")
+    return t

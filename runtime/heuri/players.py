@@ -1,0 +1,146 @@
+"""Players: an engine name → an object with ``name`` and ``choose(position) -> Move``.
+
+Names (``heuri match --p1 NAME``):
+
+- ``greedy``: the top-scoring move (ties: the move generator's first);
+- ``heuri1``, ``heuri2``, ``heuri3``: the Heuri evaluators of :mod:`heuri.evaluate`, with the
+  endgame search of :mod:`heuri.endgame` once the bag is empty (greedy when the search does
+  not fit its limits);
+- ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
+  endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
+  that shows what the search is worth.
+
+:func:`make_player` builds one for a loaded pack; :func:`check_engine` validates a name
+without loading anything (for argument checks). A player is deterministic: the same
+position gives the same move.
+
+>>> check_engine("heuri3-noend")
+'heuri3-noend'
+>>> sorted(ENGINES)
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend']
+"""
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from .errors import HeuriError
+
+
+class EngineError(HeuriError):
+    """An engine name that heuri does not know."""
+
+
+#: engine name → (evaluator name in heuri.evaluate, endgame search on?)
+ENGINES: dict[str, tuple[str, bool]] = {
+    "greedy": ("greedy", False),
+    "heuri1": ("heuri1", True),
+    "heuri2": ("heuri2", True),
+    "heuri3": ("heuri3", True),
+    "heuri1-noend": ("heuri1", False),
+    "heuri2-noend": ("heuri2", False),
+    "heuri3-noend": ("heuri3", False),
+}
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the match runner needs from an engine: a ``name`` and ``choose``, which returns
+    the move (:class:`heuri.move.Move`) to play in a :class:`heuri.game.Position` for the
+    player to move. ``info`` (a dict, may be empty) describes the last choice."""
+
+    name: str
+
+    def choose(self, position) -> object: ...
+
+
+def check_engine(name: str) -> str:
+    """Return ``name`` if it is a known engine, else raise EngineError naming the known ones."""
+    if name not in ENGINES:
+        raise EngineError(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
+    return name
+
+
+def greedy_index(recs: np.ndarray) -> int:
+    """Index of the top-scoring record of a MOVE_DTYPE array (the first one on ties;
+    exchanges and passes score 0, so a placement scoring more wins)."""
+    return int(np.argmax(recs["score"]))
+
+
+class GreedyPlayer:
+    """Plays the top-scoring legal move (exchanges and passes score 0; with no placement
+    it passes). Deterministic: ties go to the generator's first move."""
+
+    def __init__(self, pack, name: str = "greedy"):
+        self.pack = pack
+        self.name = name
+        self.info: dict = {}
+
+    def choose(self, position):
+        from .move import Move, Pass
+
+        recs = position.moves(self.pack, exchanges=False)
+        recs = recs[recs["kind"] == 0]
+        self.info = {"endgame": False}
+        if len(recs) == 0:
+            return Pass()
+        return Move.from_record(recs[greedy_index(recs)], self.pack.spec)
+
+
+class EvaluatorPlayer:
+    """A heuri evaluator, with the endgame search once the bag is empty.
+
+    ``choose`` asks the endgame search first when ``endgame`` is set and the bag is empty;
+    when the search does not fit its limits it falls back to greedy. Otherwise the
+    evaluator's choice. ``info`` after a choice: ``endgame`` (the search chose the move),
+    ``exact`` (it was exact), ``nodes``.
+    """
+
+    def __init__(self, pack, name: str, evaluator: str, endgame: bool, endgame_options: dict | None = None):
+        self.pack = pack
+        self.name = name
+        self.evaluator = evaluator
+        self._choose = _evaluator_choose(pack, evaluator)
+        self._greedy = GreedyPlayer(pack)
+        self.search = None
+        if endgame:
+            from .endgame import EndgameSearch
+
+            self.search = EndgameSearch(pack, **(endgame_options or {}))
+        self.info: dict = {}
+
+    def choose(self, position):
+        if self.search is not None and position.bag_size == 0:
+            res = self.search.search(position)
+            if res is not None:
+                self.info = {"endgame": True, "exact": res.exact, "nodes": res.nodes}
+                return res.move
+            move = self._greedy.choose(position)
+            self.info = {"endgame": False, "fallback": True}
+            return move
+        self.info = {"endgame": False}
+        return self._choose(position)
+
+
+def _evaluator_choose(pack, evaluator: str):
+    """A function ``position -> Move`` for an evaluator of :mod:`heuri.evaluate`."""
+    if evaluator == "greedy":
+        return GreedyPlayer(pack).choose
+    from . import evaluate
+
+    make = getattr(evaluate, "make_evaluator", None) or getattr(evaluate, "get_evaluator", None)
+    ev = make(pack, evaluator) if make is not None else getattr(evaluate, evaluator)
+    if hasattr(ev, "choose"):
+        return ev.choose
+    return ev
+
+
+def make_player(name: str, pack, endgame_options: dict | None = None) -> Player:
+    """The player called ``name`` (see :data:`ENGINES`) for a loaded ``pack``.
+    ``endgame_options``: keyword arguments of :class:`heuri.endgame.EndgameSearch`
+    (``max_nodes``, ``max_generations``, ``width``, ``max_depth``). Raises EngineError."""
+    evaluator, endgame = ENGINES[check_engine(name)]
+    if evaluator == "greedy" and not endgame:
+        return GreedyPlayer(pack, name)
+    return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options)
