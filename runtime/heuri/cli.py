@@ -37,6 +37,19 @@ def cmd_packs(args) -> int:
     return 0
 
 
+# -- siu ----------------------------------------------------------------------------------
+def cmd_siu(args) -> int:
+    """Speak the SIU engine protocol on stdin/stdout (see heuri.siu)."""
+    from .siu import HeuriBackend, serve
+
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    try:
+        return serve(HeuriBackend(args.lang), log=log)
+    finally:
+        if log is not None:
+            log.close()
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -45,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("packs", help="list the built language packs and their counts")
     p.set_defaults(func=cmd_packs)
+
+    p = sub.add_parser("siu", help="run heuri as an SIU engine on stdin/stdout (for GUIs and match runners)")
+    p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr) or a pack folder")
+    p.add_argument("--log", default=None, help="append a transcript of the session ('> ' in, '< ' out) to this file")
+    p.set_defaults(func=cmd_siu)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

@@ -1,0 +1,947 @@
+"""heuri as an SIU engine: ``heuri siu [--lang L]``.
+
+SIU (woogles-io/open-protocols ``siu/siu.md``, draft 0.2; summary in ``../shared/SIU.md``) is
+the line protocol a front end (analysis board, match runner) uses to drive a crossword-game
+engine started as a child process. This module has two layers:
+
+- :class:`SiuServer`, the protocol: reads commands, answers the handshake, keeps options,
+  positions and searches apart, runs every search in a worker thread so that ``isready`` and
+  ``stop`` are served while it runs, enforces one ``bestmove`` per ``go`` and the provenance
+  line before the first result. It knows nothing of Scrabble: it talks to a :class:`Backend`.
+- :class:`HeuriBackend`, the engine: language packs, CGP positions, SIU move notation,
+  move generation, the heuri evaluators and the endgame search.
+
+Protocol decisions (where the draft leaves room):
+
+- ``go`` before any ``position`` answers ``info string error no-position ...`` and does not
+  search (no ``bestmove``, as the draft's conformance harness expects). The same holds for a
+  mode heuri does not declare (``unsupported-mode``) and a position whose on-turn rack is
+  unknown (``bad-position``): no search, no ``bestmove``.
+- A ``position`` that does not parse, or whose ``moves`` list holds an unparseable or
+  illegal move, answers ``bad-position`` / ``bad-move`` and leaves *no* position set, so a
+  following ``go`` answers ``no-position`` instead of searching a position the front end did
+  not mean.
+- ``setoption``, ``position``, ``siunewgame`` and a second ``go`` while a search runs are
+  not allowed by the draft; they are ignored and say so (``info string ignored ...``).
+- An option value heuri cannot use (an unknown ``Lexicon``, ``Engine`` not in the combo, a
+  spin out of range) answers ``info string error bad-option <Name> <reason>`` and keeps the
+  current value. ``bad-option`` is heuri's own code (the draft lists five codes and allows
+  free text).
+- Unknown commands answer ``info string error unknown-command <cmd>`` and are otherwise
+  ignored; ``stop`` while idle is ignored silently.
+- ``movetime`` is a deadline: the search ends at it or sooner (heuri's static evaluation is
+  usually done long before). ``infinite`` holds the ``bestmove`` until ``stop`` even when the
+  work is done, as in UCI; with ``infinite`` a ``movetime`` is ignored and says so.
+- Parameters heuri cannot honour in the chosen mode answer ``info string ignored <param>``
+  before the provenance line.
+- If the engine fails inside a search (a bug), it answers ``info string error internal
+  <reason>`` and still ends the ``go`` with exactly one ``bestmove`` (``pass``).
+- ``quit`` (or the end of input) stops a running search, lets it print its ``bestmove``, and
+  exits with status 0.
+
+The output stream is private: while the server runs, ``sys.stdout`` is pointed at stderr so
+that a stray print (a library warning) cannot corrupt the protocol.
+"""
+from __future__ import annotations
+
+import io
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, TextIO
+
+from . import __version__
+from .errors import HeuriError
+
+ENGINE_NAME = "heuri"
+ENGINE_AUTHOR = "heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)"
+MODES = ("gen", "sim", "infer", "endgame", "peg", "auto")
+# go parameters of the draft (section 6): name -> number of value tokens (-1 = a move list)
+GO_PARAMS = {"searchmoves": -1, "alsosearchmoves": -1, "depth": 1, "iterations": 1,
+             "movetime": 1, "stopcondition": 1, "firstwin": 0, "useinference": 0,
+             "threads": 1, "infinite": 0}
+ERROR_CODES = ("unknown-command", "bad-position", "bad-move", "unsupported-mode", "no-position",
+               "bad-option", "internal")
+
+
+class SiuError(HeuriError):
+    """An SIU request the engine refuses. ``code`` is the SIU error code
+    (``"bad-position"``, ``"bad-move"``, ``"no-position"``, ``"unsupported-mode"``,
+    ``"unknown-command"``, or heuri's ``"bad-option"``); the message is the free text of
+    the ``info string error <code> <text>`` line."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+# -- options ------------------------------------------------------------------------------
+@dataclass
+class OptionDecl:
+    """One ``option`` line of the handshake. ``type`` is one of check, spin, combo, button,
+    string; ``default``/``min``/``max``/``var`` as the draft's section 3."""
+
+    name: str
+    type: str
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
+    var: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        """The handshake line: ``option name K type string default 2.5``."""
+        s = f"option name {self.name} type {self.type}"
+        if self.default is not None:
+            s += f" default {self.default}"
+        if self.min is not None:
+            s += f" min {self.min}"
+        if self.max is not None:
+            s += f" max {self.max}"
+        for v in self.var:
+            s += f" var {v}"
+        return s
+
+    def check(self, value: str | None) -> str | int | bool | None:
+        """Validate a ``setoption`` value for this option and convert it (spin → int,
+        check → bool, combo → the declared spelling). Raises SiuError (code
+        ``"bad-option"``) naming the option and what was expected."""
+        if self.type == "button":
+            return None
+        if value is None:
+            raise SiuError("bad-option", f"{self.name}: 'value <v>' missing")
+        if self.type == "spin":
+            try:
+                v = int(value)
+            except ValueError:
+                raise SiuError("bad-option", f"{self.name} {value!r}: expected an integer "
+                                             f"from {self.min} to {self.max}") from None
+            if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
+                raise SiuError("bad-option", f"{self.name} {v}: out of range {self.min}..{self.max}")
+            return v
+        if self.type == "check":
+            if value.lower() not in ("true", "false"):
+                raise SiuError("bad-option", f"{self.name} {value!r}: expected true or false")
+            return value.lower() == "true"
+        if self.type == "combo":
+            for v in self.var:
+                if v.lower() == value.lower():
+                    return v
+            raise SiuError("bad-option", f"{self.name} {value!r}: expected one of {' '.join(self.var)}")
+        return value
+
+
+def parse_setoption(tokens: list[str]) -> tuple[str, str | None]:
+    """``setoption name <Name> [value <v>]`` tokens (after ``setoption``) → ``(name,
+    value)``. Names and values may contain spaces (joined back with one space); ``value``
+    is None when absent. Raises SiuError (``"bad-option"``) without ``name``."""
+    low = [t.lower() for t in tokens]
+    if "name" not in low:
+        raise SiuError("bad-option", "setoption: expected 'setoption name <Name> [value <v>]'")
+    i = low.index("name")
+    j = low.index("value", i + 1) if "value" in low[i + 1:] else len(tokens)
+    name = " ".join(tokens[i + 1:j])
+    value = " ".join(tokens[j + 1:]) if j < len(tokens) else None
+    if not name:
+        raise SiuError("bad-option", "setoption: empty option name")
+    return name, value
+
+
+# -- go -------------------------------------------------------------------------------------
+@dataclass
+class GoParams:
+    """The parameters of one ``go`` command (draft section 6).
+
+    ``mode``: one of :data:`MODES` (``auto`` when none is given); ``given``: parameter names
+    in the order they appeared (for ``info string ignored``); ``movetime_ms``, ``depth``,
+    ``iterations``, ``threads``, ``stopcondition``: ints or None; ``searchmoves``,
+    ``alsosearchmoves``: move texts; ``infinite``, ``firstwin``, ``useinference``: flags;
+    ``unknown``: tokens that are no parameter (ignored, per the draft)."""
+
+    mode: str = "auto"
+    given: list[str] = field(default_factory=list)
+    movetime_ms: int | None = None
+    depth: int | None = None
+    iterations: int | None = None
+    threads: int | None = None
+    stopcondition: int | None = None
+    searchmoves: list[str] = field(default_factory=list)
+    alsosearchmoves: list[str] = field(default_factory=list)
+    infinite: bool = False
+    firstwin: bool = False
+    useinference: bool = False
+    unknown: list[str] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+
+
+def parse_go(tokens: list[str]) -> GoParams:
+    """Parse the tokens after ``go``.
+
+    The mode may stand anywhere (first by convention). A numeric parameter whose value is
+    missing or not an integer is recorded in ``bad`` (and answered ``info string ignored``);
+    unknown tokens go to ``unknown``. Move lists run until the next parameter name.
+
+    >>> g = parse_go("gen movetime 500 searchmoves 8D.ZA pass depth 2 frob".split())
+    >>> g.mode, g.movetime_ms, g.searchmoves, g.depth, g.unknown
+    ('gen', 500, ['8D.ZA', 'pass'], 2, ['frob'])
+    """
+    g = GoParams()
+    i = 0
+    mode_seen = False
+    while i < len(tokens):
+        t = tokens[i]
+        tl = t.lower()
+        if tl in MODES and not mode_seen:
+            g.mode, mode_seen = tl, True
+            i += 1
+            continue
+        if tl not in GO_PARAMS:
+            g.unknown.append(t)
+            i += 1
+            continue
+        n = GO_PARAMS[tl]
+        g.given.append(tl)
+        if n == 0:
+            setattr(g, tl, True)
+            i += 1
+        elif n == -1:
+            j = i + 1
+            while j < len(tokens) and tokens[j].lower() not in GO_PARAMS and tokens[j].lower() not in MODES:
+                j += 1
+            getattr(g, tl).extend(tokens[i + 1:j])
+            i = j
+        else:
+            val = tokens[i + 1] if i + 1 < len(tokens) else None
+            try:
+                v = int(val) if val is not None else None
+            except ValueError:
+                v = None
+            if v is None or v < 0:
+                g.bad.append(tl)
+                g.given.pop()
+                i += 1 if val is None or val.lower() in GO_PARAMS else 2
+                continue
+            attr = "movetime_ms" if tl == "movetime" else tl
+            setattr(g, attr, v)
+            i += 2
+    return g
+
+
+# -- position ---------------------------------------------------------------------------------
+def split_position(tokens: list[str]) -> tuple[str, list[str], str | None]:
+    """``position cgp <cgp> [moves <m> ... [rack.<tiles>]]`` tokens (after ``position``) →
+    ``(cgp text, move texts, rack text or None)``.
+
+    The CGP is everything after ``cgp`` up to a standalone ``moves`` token that follows the
+    four core fields. Raises SiuError (``"bad-position"``) when ``cgp`` is missing, and
+    (``"bad-move"``) when ``rack.`` is not the last token.
+
+    >>> split_position("cgp 15/15 A/ 0/0 0 lex X; moves 8D.ZA pass rack.AB".split())
+    ('15/15 A/ 0/0 0 lex X;', ['8D.ZA', 'pass'], 'AB')
+    """
+    if not tokens or tokens[0].lower() != "cgp":
+        raise SiuError("bad-position", "expected 'position cgp <cgp> [moves <move> ...]'")
+    body = tokens[1:]
+    cut = len(body)
+    for k in range(4, len(body)):
+        if body[k] == "moves":
+            cut = k
+            break
+    cgp = " ".join(body[:cut])
+    moves = body[cut + 1:]
+    rack = None
+    for k, m in enumerate(moves):
+        if m.lower().startswith("rack."):
+            if k != len(moves) - 1:
+                raise SiuError("bad-move", f"{m!r}: rack.<tiles> may only be the last token of 'moves'")
+            rack = m[5:]
+            moves = moves[:k]
+            break
+    if not cgp:
+        raise SiuError("bad-position", "'position cgp' without a CGP")
+    return cgp, moves, rack
+
+
+# -- backend ----------------------------------------------------------------------------------
+class Backend:
+    """What :class:`SiuServer` needs from an engine. Subclass and override.
+
+    Threading: the server calls :meth:`search` in a worker thread and every other method in
+    the reader thread, never two of them at once except :meth:`search` alongside nothing but
+    ``isready`` handling (which does not call the backend)."""
+
+    name = ENGINE_NAME
+    version = __version__
+    author = ENGINE_AUTHOR
+    capabilities = ("gen", "endgame", "auto", "stream", "stop")
+
+    def options(self) -> list[OptionDecl]:
+        """The options to declare in the handshake."""
+        return []
+
+    def set_option(self, name: str, value: str | None) -> list[str]:
+        """Apply ``setoption``; ``name`` is matched case-insensitively by the server and
+        given in its declared spelling. Returns extra ``info string`` texts to print (may
+        be empty). Raises SiuError (``"bad-option"``) to refuse the value."""
+        return []
+
+    def prepare(self) -> None:
+        """Heavy start-up (load the pack, compile); called on ``isready`` while idle."""
+
+    def new_game(self) -> None:
+        """``siunewgame``: drop caches tied to the previous game."""
+
+    def set_position(self, cgp: str, moves: list[str], rack: str | None) -> object:
+        """Parse a position and apply ``moves``. Returns an opaque position object.
+        Raises SiuError (``"bad-position"`` / ``"bad-move"``)."""
+        raise NotImplementedError
+
+    def check_go(self, position: object, params: GoParams) -> None:
+        """Refuse a ``go`` before searching: raise SiuError (e.g. ``"bad-position"`` for an
+        unknown on-turn rack)."""
+
+    def honoured(self, mode: str) -> set[str]:
+        """``go`` parameter names honoured in ``mode``; the server answers ``info string
+        ignored <param>`` for every other one given. ``movetime`` and ``infinite`` are the
+        server's and always honoured."""
+        return set()
+
+    def provenance(self) -> str:
+        """The text after ``info string provenance``."""
+        return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon=none"
+
+    def search(self, position: object, params: GoParams, stop: threading.Event,
+               emit: Callable[[str], None]) -> str:
+        """Run one search: print ``info`` lines with ``emit`` (one line each, no newline),
+        check ``stop`` at safe points and return early with the best so far when it is
+        set, and return the ``bestmove`` text (e.g. ``"8D.DJINN"``, ``"ex.QV"``,
+        ``"pass"``)."""
+        raise NotImplementedError
+
+
+# -- the server --------------------------------------------------------------------------------
+class SiuServer:
+    """The SIU protocol over a :class:`Backend`.
+
+    ``out`` is the text stream lines go to (flushed after each line); ``log`` (optional) gets
+    a copy of both directions prefixed ``> `` / ``< ``, for transcripts.
+
+    Use :meth:`run` with an input stream, or :meth:`handle` line by line (tests)."""
+
+    def __init__(self, backend: Backend, out: TextIO, log: TextIO | None = None):
+        self.backend = backend
+        self.out = out
+        self.log = log
+        self._lock = threading.Lock()
+        self._decls = {d.name.lower(): d for d in backend.options()}
+        self.position: object | None = None
+        self.ready = False
+        self._worker: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # -- output ---------------------------------------------------------------------
+    def say(self, line: str) -> None:
+        """Write one protocol line (thread-safe)."""
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+            if self.log is not None:
+                self.log.write("< " + line + "\n")
+                self.log.flush()
+
+    def error(self, code: str, text: str) -> None:
+        self.say(f"info string error {code} {text}".rstrip())
+
+    @property
+    def searching(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    # -- input ----------------------------------------------------------------------
+    def run(self, inp: TextIO) -> int:
+        """Serve until ``quit`` or the end of ``inp``. Returns the exit status (0)."""
+        try:
+            for raw in iter(inp.readline, ""):
+                if not self.handle(raw):
+                    break
+        finally:
+            self.shutdown()
+        return 0
+
+    def handle(self, raw: str) -> bool:
+        """Handle one input line. Returns False after ``quit``."""
+        line = raw.rstrip("\r\n")
+        if self.log is not None:
+            with self._lock:
+                self.log.write("> " + line + "\n")
+        tokens = line.split()
+        if not tokens:
+            return True
+        cmd, args = tokens[0], tokens[1:]
+        handler = getattr(self, f"_cmd_{cmd}", None)
+        if handler is None:
+            self.error("unknown-command", cmd)
+            return True
+        try:
+            return handler(args) is not False
+        except SiuError as e:
+            self.error(e.code, str(e))
+        except HeuriError as e:
+            self.error("bad-position" if cmd == "position" else "bad-option", str(e))
+        return True
+
+    # -- commands -------------------------------------------------------------------
+    def _cmd_siu(self, args):
+        b = self.backend
+        self.say(f"id name {b.name} {b.version}")
+        self.say(f"id author {b.author}")
+        self.say("capability " + " ".join(b.capabilities))
+        for d in b.options():
+            self.say(d.line())
+        self.say("siuok")
+
+    def _cmd_isready(self, args):
+        if not self.searching:
+            try:
+                self.backend.prepare()
+            except HeuriError as e:
+                self.error("bad-option", f"start-up failed: {e}")
+            self.ready = True
+        self.say("readyok")
+
+    def _busy(self, what: str) -> bool:
+        if self.searching:
+            self.say(f"info string ignored {what}: a search is running (send stop first)")
+            return True
+        return False
+
+    def _cmd_setoption(self, args):
+        if self._busy("setoption"):
+            return
+        name, value = parse_setoption(args)
+        decl = self._decls.get(name.lower())
+        if decl is None:
+            self.say(f"info string ignored setoption {name}: no such option")
+            return
+        decl.check(value)
+        for msg in self.backend.set_option(decl.name, value):
+            self.say(f"info string {msg}")
+
+    def _cmd_siunewgame(self, args):
+        if self._busy("siunewgame"):
+            return
+        self.position = None
+        self.backend.new_game()
+
+    def _cmd_position(self, args):
+        if self._busy("position"):
+            return
+        self.position = None  # a refused position leaves none (see the module notes)
+        cgp, moves, rack = split_position(args)
+        self.position = self.backend.set_position(cgp, moves, rack)
+
+    def _cmd_go(self, args):
+        if self._busy("go"):
+            return
+        params = parse_go(args)
+        if self.position is None:
+            self.error("no-position", "go before a valid position; send 'position cgp <cgp>' first")
+            return
+        if params.mode not in self.backend.capabilities:
+            self.error("unsupported-mode", f"{params.mode}: {self.backend.name} searches in "
+                                           f"{' '.join(m for m in self.backend.capabilities if m in MODES)}")
+            return
+        self.backend.check_go(self.position, params)
+        if not self.ready:  # the draft requires isready before the first go; be lenient
+            self.backend.prepare()
+            self.ready = True
+        self._stop = threading.Event()
+        self._worker = threading.Thread(target=self._search, args=(self.position, params, self._stop),
+                                        name="siu-search", daemon=True)
+        self._worker.start()
+
+    def _cmd_stop(self, args):
+        if self.searching:
+            self._stop.set()
+
+    def _cmd_quit(self, args):
+        return False
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Stop a running search and wait for its ``bestmove``."""
+        if self._worker is not None:
+            self._stop.set()
+            self._worker.join(timeout)
+
+    # -- the search thread ----------------------------------------------------------
+    def _search(self, position, params: GoParams, stop: threading.Event) -> None:
+        timer = None
+        best = "pass"
+        try:
+            honoured = self.backend.honoured(params.mode) | {"movetime", "infinite"}
+            ignored = [p for p in params.given if p not in honoured]
+            if params.infinite and params.movetime_ms is not None:
+                ignored.append("movetime")
+            for p in dict.fromkeys(ignored + params.bad):
+                self.say(f"info string ignored {p}")
+            if params.movetime_ms is not None and not params.infinite:
+                timer = threading.Timer(params.movetime_ms / 1000.0, stop.set)
+                timer.daemon = True
+                timer.start()
+            self.say("info string provenance " + self.backend.provenance())
+            best = self.backend.search(position, params, stop, self.say)
+        except SiuError as e:
+            self.error(e.code, str(e))
+        except Exception as e:  # a bug: still end the go with exactly one bestmove
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            self.error("internal", f"{type(e).__name__}: {e}".replace("\n", " "))
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if params.infinite:
+            stop.wait()
+        self.say(f"bestmove {best}")
+
+
+# -- entry point ------------------------------------------------------------------------------
+def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None,
+          log: TextIO | None = None) -> int:
+    """Run an SIU session on ``inp``/``out`` (default: the process's stdin/stdout, read
+    as UTF-8 with ``\\r\\n`` accepted). While it runs ``sys.stdout`` points at stderr so
+    that nothing but protocol lines reaches the front end."""
+    if inp is None:
+        inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None)
+    if out is None:
+        out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n", line_buffering=True)
+    saved = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return SiuServer(backend, out, log).run(inp)
+    finally:
+        sys.stdout = saved
+
+
+# -- the heuri engine ---------------------------------------------------------------------------
+ENGINE_CHOICES = ("heuri3", "heuri2", "heuri1", "greedy")
+DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5
+DEFAULT_BEST_N = 20
+
+
+@dataclass
+class SiuPosition:
+    """A position as the backend keeps it: the pack it was read with and the
+    :class:`heuri.game.Position` (player to move = the engine's side)."""
+
+    pack: object
+    position: object
+    rack_known: bool = True
+
+
+def leave_text(counts, spec) -> str:
+    """A leave (count vector) as rack text (``?`` blank, ``[CH]``), ``-`` when empty, so
+    that ``leave`` is always followed by one token."""
+    return spec.format_tiles(_ids(counts), blank="?") or "-"
+
+
+def _ids(counts) -> list[int]:
+    import numpy as np
+
+    return [int(i) for i in np.repeat(np.arange(len(counts)), np.asarray(counts, dtype=np.int64))]
+
+
+def resolve_hidden(pos):
+    """With the bag empty and exactly one rack unknown, that rack is every unseen tile:
+    make it known (``hidden`` 0) so the endgame search can use it. Returns a Position."""
+    import dataclasses
+
+    import numpy as np
+
+    if pos.bag_size != 0:
+        return pos
+    seats = [i for i, h in enumerate(pos.hidden) if h]
+    if len(seats) != 1:
+        return pos
+    s = seats[0]
+    racks = tuple(r + pos.bag if i == s else r for i, r in enumerate(pos.racks))
+    return dataclasses.replace(pos, racks=racks, bag=np.zeros_like(pos.bag),
+                               hidden=(0,) * len(pos.hidden))
+
+
+class HeuriBackend(Backend):
+    """heuri behind :class:`SiuServer`: packs, positions, move generation, the evaluators
+    of :mod:`heuri.evaluate` and the endgame search of :mod:`heuri.endgame`.
+
+    ``lang``: the initial ``Lexicon`` (a language code of a built pack, or a pack folder);
+    nothing is loaded until ``isready``, a ``position`` or a ``go`` needs it."""
+
+    def __init__(self, lang: str = "es"):
+        self.lexicon = lang
+        self.engine = "heuri3"
+        self.best_n = DEFAULT_BEST_N
+        self.k = DEFAULT_K
+        self.candidates = 10
+        self.endgame = True
+        self._pack = None
+        self._players: dict = {}
+
+    # -- options -------------------------------------------------------------------------
+    def options(self) -> list[OptionDecl]:
+        return [
+            OptionDecl("Lexicon", "string", self.lexicon),
+            OptionDecl("Engine", "combo", self.engine, var=ENGINE_CHOICES),
+            OptionDecl("BestN", "spin", str(self.best_n), 1, 1000),
+            OptionDecl("K", "string", str(self.k)),
+            OptionDecl("Threads", "spin", "1", 1, 1),
+            OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
+            OptionDecl("Endgame", "check", "true"),
+        ]
+
+    def set_option(self, name: str, value: str | None) -> list[str]:
+        if name == "Lexicon":
+            from .pack import load_pack
+
+            want = value.strip()
+            code = want.lower() if len(want) <= 3 else want
+            try:
+                pack = load_pack(code)
+            except HeuriError as e:
+                keep = self._pack.id if self._pack is not None else self.lexicon
+                raise SiuError("bad-option", f"Lexicon {want!r}: {e}; keeping {keep}") from None
+            self._pack, self.lexicon = pack, code
+            self._players = {}
+            return []
+        if name == "Engine":
+            self.engine = value.lower()
+        elif name == "BestN":
+            self.best_n = int(value)
+        elif name == "K":
+            try:
+                k = float(value)
+            except ValueError:
+                raise SiuError("bad-option", f"K {value!r}: expected a number (the paper's k = 2.5)") from None
+            if not (k >= 0 and k < 1e6):
+                raise SiuError("bad-option", f"K {value!r}: expected a number from 0 up")
+            self.k = k
+        elif name == "Candidates":
+            self.candidates = int(value)
+        elif name == "Endgame":
+            self.endgame = value.lower() == "true"
+        elif name == "Threads":
+            return [] if int(value) == 1 else ["ignored Threads: heuri searches on one thread"]
+        self._players = {}
+        return []
+
+    @property
+    def pack(self):
+        if self._pack is None:
+            from .pack import load_pack
+
+            self._pack = load_pack(self.lexicon)
+        return self._pack
+
+    def prepare(self) -> None:
+        """Load the pack and warm the compiled move generator (numba cache)."""
+        import numpy as np
+
+        from .board import Board
+        from .movegen import generate
+
+        pack = self.pack
+        b = Board.empty(pack.spec)
+        rack = np.zeros(pack.spec.n_kinds, dtype=np.int64)
+        rack[:min(7, pack.spec.n_letters)] = 1
+        generate(pack, b.letters, b.blanks, rack, bag_size=86)
+
+    def provenance(self) -> str:
+        return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon={self.pack.id}"
+
+    # -- positions -----------------------------------------------------------------------
+    def set_position(self, cgp: str, moves: list[str], rack: str | None) -> SiuPosition:
+        import dataclasses
+
+        from .game import Position
+
+        pack = self.pack
+        spec = pack.spec
+        try:
+            pos = Position.from_cgp(cgp, spec)
+        except HeuriError as e:
+            raise SiuError("bad-position", f"{e}") from None
+        fields = cgp.split()
+        rack_known = bool(fields[1].split("/")[0])
+        if not rack_known:  # the mover's rack is unknown too: it holds up to rack_size unseen tiles
+            left = int(pos.bag.sum()) - sum(pos.hidden)
+            hidden = (min(spec.rack_size, left),) + tuple(pos.hidden[1:])
+            pos = dataclasses.replace(pos, hidden=hidden)
+        pos = resolve_hidden(pos)
+        for i, text in enumerate(moves):
+            pos, rack_known = self._apply(pos, text, i, rack_known)
+        if rack is not None:
+            pos = self._set_rack(pos, rack)
+            rack_known = True
+        return SiuPosition(pack, resolve_hidden(pos), rack_known)
+
+    def _apply(self, pos, text: str, i: int, rack_known: bool):
+        """Position after the player to move plays ``text`` (the ``i``-th of ``moves``);
+        the mover's drawn tiles are unknown. Returns ``(position, rack of the new player
+        to move known?)``."""
+        import dataclasses
+
+        import numpy as np
+
+        from .errors import MoveError
+        from .move import Exchange
+
+        spec = pos.spec
+        where = f"moves[{i + 1}] {text!r}"
+        if pos.over:
+            raise SiuError("bad-move", f"{where}: the game is already over")
+        s = pos.to_move
+        n = pos.n_players
+        nxt_known = not pos.hidden[(s + 1) % n]
+        if text.lower().startswith("phony."):
+            # a play challenged off: a scoreless turn, nothing changes on the board
+            try:
+                from .move import Move
+
+                Move.from_siu(text[6:], pos.board, spec)
+            except (MoveError, HeuriError) as e:
+                raise SiuError("bad-move", f"{where}: {e}") from None
+            return dataclasses.replace(pos, to_move=(s + 1) % n, scoreless=pos.scoreless + 1), nxt_known
+        try:
+            from .move import Move
+
+            move = Move.from_siu(text, pos.board, spec)
+        except (MoveError, HeuriError) as e:
+            raise SiuError("bad-move", f"{where}: {e}") from None
+        racks, hidden, bag = list(pos.racks), list(pos.hidden), pos.bag.copy()
+        R, h = racks[s].copy(), hidden[s]
+        if isinstance(move, Exchange) and move.tiles is None:
+            # an exchange of unknown tiles: the rack becomes unknown
+            if pos.bag_size < spec.exchange_min_bag or move.count > pos.bag_size:
+                raise SiuError("bad-move", f"{where}: an exchange needs at least {spec.exchange_min_bag} "
+                                           f"tiles in the bag and no more tiles than it holds "
+                                           f"({pos.bag_size})")
+            if move.count > int(R.sum()) + h:
+                raise SiuError("bad-move", f"{where}: the rack holds only {int(R.sum()) + h} tiles")
+            bag += R
+            hidden[s] = h + int(R.sum())
+            racks[s] = np.zeros_like(R)
+            return dataclasses.replace(pos, racks=tuple(racks), hidden=tuple(hidden), bag=bag,
+                                       to_move=(s + 1) % n, scoreless=pos.scoreless + 1), nxt_known
+        need = move.rack_counts(spec)
+        missing = np.maximum(need - R, 0)
+        if missing.any():  # tiles the mover drew unseen
+            if int(missing.sum()) > h or (missing > bag).any():
+                raise SiuError("bad-move", f"{where}: the rack {pos.rack_text(s) or '(unknown)'} and "
+                                           f"the unseen tiles lack {spec.format_tiles(_ids(missing), blank='?')}"
+                                           f" [tiles-not-in-rack]")
+            R += missing
+            bag -= missing
+            h -= int(missing.sum())
+        racks[s], hidden[s] = R, h
+        pre = dataclasses.replace(pos, racks=tuple(racks), hidden=tuple(hidden), bag=bag)
+        try:
+            post = pre.after(move, (), words=self.pack.words)
+        except MoveError as e:
+            raise SiuError("bad-move", f"{where}: {e} [{e.kind}]") from None
+        if not post.over:  # the mover draws unseen tiles
+            k = min(spec.rack_size - int(post.racks[s].sum()) - h, post.bag_size)
+            hidden = list(post.hidden)
+            hidden[s] = h + max(k, 0)
+            post = dataclasses.replace(post, hidden=tuple(hidden))
+        return resolve_hidden(post), nxt_known
+
+    def _set_rack(self, pos, text: str):
+        """The player to move's rack from ``rack.<tiles>``."""
+        import dataclasses
+
+        import numpy as np
+
+        from .errors import MoveError
+        from .move import parse_rack
+
+        spec = pos.spec
+        try:
+            ids = parse_rack(text, spec, what="rack.")
+        except MoveError as e:
+            raise SiuError("bad-move", f"rack.{text}: {e}") from None
+        s = pos.to_move
+        want = np.bincount(np.asarray(ids, dtype=np.int64), minlength=spec.n_kinds).astype(np.int64)
+        bag = pos.bag + pos.racks[s]
+        hidden = list(pos.hidden)
+        hidden[s] = 0
+        if (want > bag).any() or len(ids) > spec.rack_size or int((bag - want).sum()) < sum(hidden):
+            raise SiuError("bad-move", f"rack.{text}: these tiles are not all unseen by the player to move")
+        racks = tuple(want if i == s else r for i, r in enumerate(pos.racks))
+        return dataclasses.replace(pos, racks=racks, bag=bag - want, hidden=tuple(hidden))
+
+    def check_go(self, sp: SiuPosition, params: GoParams) -> None:
+        pos = sp.position
+        if pos.over:
+            raise SiuError("bad-position", "the game is over in this position; nothing to search")
+        if not sp.rack_known or pos.hidden[pos.to_move]:
+            raise SiuError("bad-position", "the rack of the player to move is unknown; give it in the CGP "
+                                           "or as rack.<tiles> after the moves")
+        if params.mode == "endgame":
+            if pos.bag_size != 0:
+                raise SiuError("bad-position", f"go endgame needs an empty bag; it holds {pos.bag_size} tiles")
+            if any(pos.hidden):
+                raise SiuError("bad-position", "go endgame needs both racks")
+
+    def honoured(self, mode: str) -> set[str]:
+        if mode == "gen":
+            return {"searchmoves", "alsosearchmoves"}
+        if mode == "endgame":
+            return {"depth"}
+        return set()
+
+    # -- searching ------------------------------------------------------------------------
+    def _player(self, pack):
+        """The in-process player heuri would use (:func:`heuri.players.make_player`)."""
+        from .players import make_player
+
+        name = self.engine if (self.endgame or self.engine == "greedy") else f"{self.engine}-noend"
+        key = (id(pack), name, self.k, self.best_n)
+        pl = self._players.get(key)
+        if pl is None:
+            pl = make_player(name, pack)
+            self._players = {key: pl}
+        return pl
+
+    def search(self, sp: SiuPosition, params: GoParams, stop: threading.Event,
+               emit: Callable[[str], None]) -> str:
+        if params.mode == "gen":
+            return self._gen(sp, params, stop, emit)
+        if params.mode == "endgame":
+            return self._endgame(sp, params, stop, emit)
+        return self._auto(sp, params, stop, emit)
+
+    def _gen(self, sp, params, stop, emit) -> str:
+        from .move import Move
+
+        pack, pos = sp.pack, sp.position
+        spec = pack.spec
+        ranked = rank_candidates(pack, pos, self.engine, k=self.k, best_n=self.best_n)
+        texts = [Move.from_record(r, spec).siu(spec, pos.board) for r in ranked.records]
+        order = list(range(len(texts)))
+        if params.searchmoves:
+            want = self._canonical(sp, params.searchmoves, emit)
+            order = [i for i in order if texts[i] in want]
+            if not order:
+                raise SiuError("bad-move", "searchmoves: none of " + " ".join(params.searchmoves)
+                               + " is a legal move here")
+        show = order[:self.candidates]
+        if params.alsosearchmoves:
+            also = self._canonical(sp, params.alsosearchmoves, emit)
+            show += [i for i in order[self.candidates:] if texts[i] in also]
+        for i in show:
+            emit(f"info gen move {texts[i]} score {int(ranked.j[i])} eq {ranked.v[i]:.2f} "
+                 f"leave {ranked.leave_text(i, spec)} e {ranked.e[i]:.2f} p {ranked.p[i]:.4f}")
+        return texts[order[0]] if order else "pass"
+
+    def _canonical(self, sp, texts: list[str], emit) -> set[str]:
+        from .errors import MoveError
+        from .move import Move
+
+        spec, board = sp.pack.spec, sp.position.board
+        out = set()
+        for t in texts:
+            try:
+                out.add(Move.from_siu(t, board, spec).siu(spec, board))
+            except (MoveError, HeuriError) as e:
+                emit(f"info string error bad-move {t}: {e}")
+        return out
+
+    def _endgame_search(self, pack, stop, max_depth: int | None = None):
+        from .endgame import EndgameSearch, _OutOfBudget
+
+        class _Stoppable(EndgameSearch):
+            def _negamax(self, *a):
+                if stop.is_set():
+                    raise _OutOfBudget
+                return super()._negamax(*a)
+
+        kw = {} if max_depth is None else {"max_depth": max_depth}
+        return _Stoppable(pack, **kw)
+
+    def _emit_endgame(self, sp, res, emit) -> None:
+        spec, board = sp.pack.spec, sp.position.board
+        pv = []
+        for m in res.pv:
+            pv.append(m.siu(spec, board))
+            board = board.play(m)
+        emit(f"info endgame depth {res.depth} score spread {res.value:+d} nodes {res.nodes} "
+             f"exact {'true' if res.exact else 'false'} pv {' '.join(pv)}")
+
+    def _endgame(self, sp, params, stop, emit) -> str:
+        from .players import GreedyPlayer
+
+        search = self._endgame_search(sp.pack, stop, params.depth)
+        res = search.search(sp.position)
+        if res is None:
+            emit("info string endgame search stopped before depth 1; playing the top-scoring move")
+            return GreedyPlayer(sp.pack).choose(sp.position).siu(sp.pack.spec, sp.position.board)
+        self._emit_endgame(sp, res, emit)
+        return res.move.siu(sp.pack.spec, sp.position.board)
+
+    def _auto(self, sp, params, stop, emit) -> str:
+        pack, pos = sp.pack, sp.position
+        spec = pack.spec
+        player = self._player(pack)
+        last = {}
+        if getattr(player, "search", None) is not None:
+            inner = self._endgame_search(pack, stop)
+
+            class _Recording:
+                def search(self, position):
+                    last["res"] = r = inner.search(position)
+                    return r
+
+            player.search = _Recording()
+        move = player.choose(pos)
+        if last.get("res") is not None:
+            self._emit_endgame(sp, last["res"], emit)
+        else:
+            from .move import Placement
+
+            j = pos.board.score(move) if isinstance(move, Placement) else 0
+            leave = pos.rack - move.rack_counts(spec)
+            emit(f"info gen move {move.siu(spec, pos.board)} score {j} leave {leave_text(leave, spec)}")
+        return move.siu(spec, pos.board)
+
+
+@dataclass
+class Ranked:
+    """Candidates ranked best first: ``records`` (MOVE_DTYPE array), ``j`` (score,
+    points), ``e`` (expected bingo value of the leave, points), ``p`` (probability of a
+    bingo-capable rack next turn), ``v`` (the evaluation the engine maximises, points),
+    ``leaves`` ((n, L+1) count vectors)."""
+
+    records: object
+    j: object
+    e: object
+    p: object
+    v: object
+    leaves: object
+
+    def leave_text(self, i: int, spec) -> str:
+        """The leave of candidate ``i`` as rack text, ``-`` when empty."""
+        return leave_text(self.leaves[i], spec)
+
+
+def rank_candidates(pack, pos, engine: str, k: float = DEFAULT_K, best_n: int = DEFAULT_BEST_N) -> Ranked:
+    """Every legal move of ``pos`` ranked by ``engine`` (heuri3, heuri2, heuri1, greedy),
+    best first (stable: ties keep the move generator's order). greedy: v = j, e = p = 0."""
+    import numpy as np
+
+    from .movegen import generate, leaves
+
+    recs = generate(pack, pos.board.letters, pos.board.blanks, pos.rack, bag_size=pos.bag_size,
+                    exchanges=True)
+    lv = leaves(pos.rack, recs).astype(np.int64)
+    j = recs["score"].astype(np.int64)
+    z = np.zeros(len(recs))
+    order = np.argsort(-j, kind="stable")
+    return Ranked(recs[order], j[order], z, z, j[order].astype(float), lv[order])
