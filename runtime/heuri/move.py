@@ -323,13 +323,13 @@ class Placement(Move):
                                 f"lowercase for a blank, '.' for a played-through square, [XX])",
                                 "malformed-play")
         dr, dc = (0, 1) if across else (1, 0)
+        end_r, end_c = row + dr * (len(toks) - 1), col + dc * (len(toks) - 1)
+        if end_r >= size or end_c >= size:
+            raise MoveError(f"move {text!r}: {len(toks)} squares from {coord} run off the {size}x{size} board",
+                            "play-out-of-bounds")
         tiles, new, blank = [], [], []
         for i, tok in enumerate(toks):
             r, c = row + dr * i, col + dc * i
-            if not (r < size and c < size):
-                raise MoveError(f"move {text!r}: {len(toks)} squares from {coord} run off the board "
-                                f"(square {i + 1} would be {format_coord(r, c, across) if r < 99 else '?'})",
-                                "play-out-of-bounds")
             on = board is not None and board.letters[r, c] >= 0
             if tok == ".":
                 if not dots:
