@@ -57,6 +57,8 @@ class Player(Protocol):
 
 def check_engine(name: str) -> str:
     """Return ``name`` if it is a known engine, else raise EngineError naming the known ones."""
+    if name.startswith("siu:") and name[4:].strip():  # SIU hook (issue 6): an external engine
+        return name
     if name not in ENGINES:
         raise EngineError(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
     return name
@@ -136,10 +138,18 @@ def _evaluator_choose(pack, evaluator: str):
     return ev
 
 
-def make_player(name: str, pack, endgame_options: dict | None = None) -> Player:
+def make_player(name: str, pack, endgame_options: dict | None = None, siu_options: dict | None = None) -> Player:
     """The player called ``name`` (see :data:`ENGINES`) for a loaded ``pack``.
     ``endgame_options``: keyword arguments of :class:`heuri.endgame.EndgameSearch`
-    (``max_nodes``, ``max_generations``, ``width``, ``max_depth``). Raises EngineError."""
+    (``max_nodes``, ``max_generations``, ``width``, ``max_depth``). Raises EngineError.
+    ``"siu:<command line>"`` is an external SIU engine (:func:`heuri.siu_client.make_siu_player`;
+    ``siu_options``: its keywords ``options`` {Name: value}, ``movetime_ms``, ``stderr_path``);
+    its ``choose`` raises :class:`heuri.siu_client.EngineFailure` (a forfeit), and it has
+    ``close()``."""
+    if name.startswith("siu:"):  # SIU hook (issue 6)
+        from .siu_client import make_siu_player
+
+        return make_siu_player(check_engine(name), words=pack.words, **(siu_options or {}))
     evaluator, endgame = ENGINES[check_engine(name)]
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
