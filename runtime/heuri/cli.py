@@ -8,7 +8,11 @@ anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
+
+import numpy as np
 
 from . import __version__
 from .errors import HeuriError
@@ -50,6 +54,126 @@ def cmd_siu(args) -> int:
             log.close()
 
 
+# -- moves / replay / show (game core) ----------------------------------------------------
+def _lang_or_guess(lang, guess, what: str) -> str:
+    """``--lang`` if given, else the language named by the record, else an error."""
+    if lang:
+        return lang
+    if guess:
+        return guess
+    raise HeuriError(f"{what}: cannot tell the language (no lexicon or letter distribution that names "
+                     f"it); give --lang es|en|fr")
+
+
+def cmd_moves(args) -> int:
+    """Every legal move of a CGP position, best score first: GCG text, score, tiles played,
+    leave. ``--json``: one object per line."""
+    from .cgp import guess_language
+    from .game import Position
+    from .movegen import leaves
+    from .pack import load_pack
+
+    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+    spec = pack.spec
+    pos = Position.from_cgp(args.cgp, spec)
+    moves = pos.moves(pack)
+    order = np.argsort(-moves["score"].astype(np.int64), kind="stable")
+    lv = leaves(pos.rack, moves)
+    out = sys.stdout
+    try:
+        _write_moves(out, order, moves, lv, spec, args.json)
+    except BrokenPipeError:  # `heuri moves ... | head`
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def _write_moves(out, order, moves, lv, spec, as_json: bool) -> None:
+    import json
+
+    from .move import Move, format_rack
+
+    for i in order:
+        m = Move.from_record(moves[i], spec)
+        leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[i, t]))], spec)
+        row = {"move": m.gcg(spec), "score": int(moves[i]["score"]), "tiles_played": int(moves[i]["n_tiles"]),
+               "leave": leave}
+        if as_json:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            out.write(f"{row['score']:>5}  {row['move']:<24} {row['tiles_played']}  {leave}\n")
+    if not as_json:
+        out.write(f"{len(moves)} moves\n")
+
+
+def cmd_replay(args) -> int:
+    """Replay a GCG record, check every recorded score and total, print the mismatches;
+    exit 1 if there is any (unknown words are warnings)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .gcg import read_gcg, replay
+    from .pack import load_pack
+
+    game = read_gcg(Path(args.game))
+    pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.game))
+    r = replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
+    con = Console() if sys.stdout.isatty() else Console(width=120)
+    for line, msg in r.warnings:
+        con.print(f"[yellow]warning[/yellow] line {line}: {msg}", highlight=False)
+    if r.mismatches:
+        t = Table(title=f"{args.game}: score mismatches (end rule {r.end_rule})")
+        for col in ("line", "player", "event", "recorded", "engine", "rec. total", "eng. total", "note"):
+            t.add_column(col, justify="right" if col in ("line", "recorded", "engine", "rec. total", "eng. total") else "left")
+        for m in r.mismatches:
+            t.add_row(str(m.line), m.nick, m.event, str(m.recorded_score), str(m.engine_score),
+                      str(m.recorded_total), str(m.engine_total), m.note)
+        con.print(t)
+    n_ev = len(r.steps)
+    state = "complete" if r.complete else ("ended" if r.over else "not finished")
+    con.print(f"{args.game}: {n_ev} events, game {state}, {len(r.mismatches)} mismatches, "
+              f"{len(r.warnings)} warnings (end rule {r.end_rule})", highlight=False)
+    return 1 if r.mismatches else 0
+
+
+def cmd_show(args) -> int:
+    """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
+    from .spec import load_spec
+
+    if args.cgp:
+        from .cgp import guess_language
+        from .game import Position
+
+        spec = load_spec(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+        pos = Position.from_cgp(args.cgp, spec)
+        print(pos.board.render())
+        for i in range(pos.n_players):
+            seat = (pos.to_move + i) % pos.n_players
+            rack = pos.rack_text(seat) or ("(unknown)" if pos.hidden[seat] else "")
+            mark = "*" if i == 0 else " "
+            print(f"{mark} player {seat + 1}: {pos.scores[seat]:>4}  {rack}")
+        print(f"bag: {pos.bag_size} tiles; scoreless turns: {pos.scoreless}")
+        return 0
+    if not args.game:
+        raise HeuriError("show: give --cgp \"CGP\" or a GCG file")
+    from .gcg import read_gcg, replay
+
+    game = read_gcg(Path(args.game))
+    spec = load_spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
+    r = replay(game, spec, end_rule=args.end_rule)
+    n = len(r.steps) if args.turn is None else max(0, min(args.turn, len(r.steps)))
+    print(r.board_at(n).render())
+    totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
+    nxt = r.steps[n].event if n < len(r.steps) else None
+    if n:
+        ev = r.steps[n - 1].event
+        print(f"after event {n} (line {ev.line}): >{ev.nick}: {ev.text().split(': ', 1)[-1]}")
+    for i, (nick, name) in enumerate(game.players):
+        rack = nxt.rack if nxt is not None and nxt.player == i else ""
+        mark = "*" if nxt is not None and nxt.player == i else " "
+        print(f"{mark} {nick} ({name}): {totals[i]:>4}  {rack}")
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -63,6 +187,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr) or a pack folder")
     p.add_argument("--log", default=None, help="append a transcript of the session ('> ' in, '< ' out) to this file")
     p.set_defaults(func=cmd_siu)
+
+    p = sub.add_parser("moves", help="every legal move of a CGP position, with score, tiles played and leave")
+    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--cgp", required=True, help="the position, one CGP line")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("replay", help="replay a GCG record and check every recorded score and total")
+    p.add_argument("game", help="GCG file")
+    p.add_argument("--lang", help="language pack; default: from #lexicon / #tile-distribution")
+    p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default=None,
+                   help="end-of-game bonus rule for this replay (default: the pack's; auto: from the record)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
+    p.add_argument("game", nargs="?", help="GCG file (or use --cgp)")
+    p.add_argument("--cgp", help="the position, one CGP line")
+    p.add_argument("--turn", type=int, help="GCG: show the position after this many event lines (default: all)")
+    p.add_argument("--lang", help="language; default: from the record")
+    p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_show)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

@@ -266,12 +266,18 @@ class Position:
 
     def moves(self, pack, exchanges: bool = True):
         """Every legal move for the player to move, as a ``heuri.movegen.MOVE_DTYPE``
-        array (the move generator; needs ``pack`` for the word graph)."""
+        array (the move generator; needs ``pack`` for the word graph): placements, then
+        exchanges (when this position's rules allow them) and the pass when
+        ``exchanges`` is True. Empty when the game is over."""
         from .movegen import generate
 
-        ok = exchanges and self.bag_size >= self.spec.exchange_min_bag
-        return generate(pack, self.board.letters, self.board.blanks, self.rack, bag_size=self.bag_size,
-                        exchanges=ok)
+        out = generate(pack, self.board.letters, self.board.blanks, self.rack, bag_size=self.bag_size,
+                       exchanges=exchanges)
+        if self.over:
+            return out[:0]
+        if exchanges and self.bag_size < self.spec.exchange_min_bag:  # a CGP 'etl' stricter than the pack's
+            out = out[out["kind"] != 1]
+        return out
 
 
 def _counts(spec: "LanguageSpec", tiles) -> np.ndarray:

@@ -134,18 +134,22 @@ class GcgEvent:
     total: int
     note: str = ""
 
+    def body(self) -> str:
+        """The move part: ``8D DJINN``, ``-ABC``, ``-``, ``--``, ``(challenge)``, ``(time)``,
+        ``(RACK)``."""
+        if self.kind in ("play", "exchange", "pass"):
+            return self.move
+        if self.kind == "withdrawn":
+            return "--"
+        if self.kind == "challenge":
+            return "(challenge)"
+        if self.kind == "time":
+            return "(time)"
+        return f"({self.move})"
+
     def text(self) -> str:
         """The event as a GCG line (canonical spacing)."""
-        if self.kind in ("play", "exchange", "pass"):
-            body = self.move
-        elif self.kind == "withdrawn":
-            body = "--"
-        elif self.kind == "challenge":
-            body = "(challenge)"
-        elif self.kind == "time":
-            body = "(time)"
-        else:
-            body = f"({self.move})"
+        body = self.body()
         head = f">{self.nick}: " + (f"{self.rack} " if self.rack else "")
         out = f"{head}{body} {self.score:+d} {self.total}"
         return out + (f" {self.note}" if self.note else "")
@@ -249,6 +253,9 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
             if name == "character-encoding":
                 if no != 1:
                     raise GcgError("#character-encoding must be the first line", "misplaced-encoding", no, path)
+                if value.lower() not in ENCODINGS:
+                    raise GcgError(f"#character-encoding {value!r} is not supported; expected UTF-8 "
+                                   f"(or ISO-8859-1)", "unsupported-encoding", no, path)
             elif first_event is not None and name not in AFTER_EVENTS and not _is_rack_pragma(name):
                 raise GcgError(f"#{name} after the first move (line {first_event}); pragmas other than "
                                f"#note and #rackN come before the moves", "pragma-after-events", no, path)
@@ -629,7 +636,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
             eng = 2 * v if rule == "double" else v
             other = v if rule == "double" else 2 * v
             if ev.score != eng and ev.score == other:
-                note = f"matches end rule {'transfer' if rule == 'double' else 'double'}: try --end-rule"
+                note = f"= --end-rule {'transfer' if rule == 'double' else 'double'}"
             if out_player is not None and p != out_player:
                 fail(f"{ev.nick} scores the opponents' rack but {game.players[out_player][0]} went out",
                      "end-points-wrong-player", ev)
@@ -648,7 +655,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
         eng_tot[p] += eng
         diff = eng_tot[p] - rec_tot[p]
         if eng != ev.score or diff != last_diff[p]:
-            res.mismatches.append(Mismatch(ev.line, ev.nick, ev.text().split(": ", 1)[-1], ev.score, eng,
+            res.mismatches.append(Mismatch(ev.line, ev.nick, ev.body(), ev.score, eng,
                                            ev.total, eng_tot[p], note))
         last_diff[p] = diff
         res.steps.append(ReplayStep(ev, board, eng, list(eng_tot), list(rec_tot), formed))
