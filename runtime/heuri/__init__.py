@@ -11,3 +11,14 @@ from .spec import LanguageSpec, load_spec  # noqa: E402
 
 __all__ = ["load_pack", "LanguagePack", "load_spec", "LanguageSpec", "HeuriError", "PackError",
            "SpecError", "TileError", "WordListError", "__version__"]
+
+# Game core (issue 3): board, moves, positions and games, game records.
+from .board import Board  # noqa: E402
+from .cgp import format_cgp, parse_cgp  # noqa: E402
+from .errors import CgpError, GcgError, MoveError  # noqa: E402
+from .game import Game, Position  # noqa: E402
+from .gcg import read_gcg, replay, write_gcg  # noqa: E402
+from .move import Exchange, Move, Pass, Placement  # noqa: E402
+
+__all__ += ["Board", "Move", "Placement", "Exchange", "Pass", "Position", "Game", "parse_cgp", "format_cgp",
+            "read_gcg", "write_gcg", "replay", "MoveError", "GcgError", "CgpError"]
