@@ -306,8 +306,8 @@ class Backend:
         server's and always honoured."""
         return set()
 
-    def provenance(self) -> str:
-        """The text after ``info string provenance``."""
+    def provenance(self, position: object = None) -> str:
+        """The text after ``info string provenance`` for a search of ``position``."""
         return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon=none"
 
     def search(self, position: object, params: GoParams, stop: threading.Event,
@@ -337,12 +337,17 @@ class SiuServer:
         self.position: object | None = None
         self.ready = False
         self._worker: threading.Thread | None = None
+        self._active = False
         self._stop = threading.Event()
 
     # -- output ---------------------------------------------------------------------
-    def say(self, line: str) -> None:
-        """Write one protocol line (thread-safe)."""
+    def say(self, line: str, end_search: bool = False) -> None:
+        """Write one protocol line (thread-safe). ``end_search``: this is the search's
+        ``bestmove``; the server is idle again from the moment it is written (so a ``go``
+        that answers it is never refused as "busy")."""
         with self._lock:
+            if end_search:
+                self._active = False
             self.out.write(line + "\n")
             self.out.flush()
             if self.log is not None:
@@ -354,7 +359,8 @@ class SiuServer:
 
     @property
     def searching(self) -> bool:
-        return self._worker is not None and self._worker.is_alive()
+        """A search runs: its ``bestmove`` has not been written yet."""
+        return self._active
 
     # -- input ----------------------------------------------------------------------
     def run(self, inp: TextIO) -> int:
@@ -455,6 +461,7 @@ class SiuServer:
             self.backend.prepare()
             self.ready = True
         self._stop = threading.Event()
+        self._active = True
         self._worker = threading.Thread(target=self._search, args=(self.position, params, self._stop),
                                         name="siu-search", daemon=True)
         self._worker.start()
@@ -487,7 +494,7 @@ class SiuServer:
                 timer = threading.Timer(params.movetime_ms / 1000.0, stop.set)
                 timer.daemon = True
                 timer.start()
-            self.say("info string provenance " + self.backend.provenance())
+            self.say("info string provenance " + self.backend.provenance(position))
             best = self.backend.search(position, params, stop, self.say)
         except SiuError as e:
             self.error(e.code, str(e))
@@ -501,7 +508,7 @@ class SiuServer:
                 timer.cancel()
         if params.infinite:
             stop.wait()
-        self.say(f"bestmove {best}")
+        self.say(f"bestmove {best}", end_search=True)
 
 
 # -- entry point ------------------------------------------------------------------------------
@@ -524,8 +531,8 @@ def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None
 
 # -- the heuri engine ---------------------------------------------------------------------------
 ENGINE_CHOICES = ("heuri3", "heuri2", "heuri1", "greedy")
-DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5
-DEFAULT_BEST_N = 20
+DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5 (heuri.evaluate's default)
+DEFAULT_BEST_N = 20  # heuri.evaluate.Heuri3's ``top``: placements re-valued with δ after the move
 
 
 @dataclass
@@ -653,8 +660,9 @@ class HeuriBackend(Backend):
         rack[:min(7, pack.spec.n_letters)] = 1
         generate(pack, b.letters, b.blanks, rack, bag_size=86)
 
-    def provenance(self) -> str:
-        return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon={self.pack.id}"
+    def provenance(self, position: "SiuPosition | None" = None) -> str:
+        pack = position.pack if position is not None else self.pack
+        return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon={pack.id}"
 
     # -- positions -----------------------------------------------------------------------
     def set_position(self, cgp: str, moves: list[str], rack: str | None) -> SiuPosition:
@@ -798,16 +806,47 @@ class HeuriBackend(Backend):
         return set()
 
     # -- searching ------------------------------------------------------------------------
-    def _player(self, pack):
-        """The in-process player heuri would use (:func:`heuri.players.make_player`)."""
+    def _evaluator_options(self) -> dict:
+        """Keyword options of :func:`heuri.evaluate.make_evaluator` from ``K``/``BestN``."""
+        opts = {"k": self.k}
+        if self.engine == "heuri3":
+            opts["top"] = self.best_n
+        return opts
+
+    def evaluator(self, pack):
+        """The evaluator named by the ``Engine`` option, with ``K`` and ``BestN``."""
+        from .evaluate import make_evaluator
+
+        key = ("ev", id(pack), self.engine, self.k, self.best_n)
+        ev = self._players.get(key)
+        if ev is None:
+            ev = make_evaluator(pack, self.engine, **self._evaluator_options())
+            self._players[key] = ev
+        return ev
+
+    def _player(self, pack, last: dict):
+        """The player heuri's match runner would use (:func:`heuri.players.make_player`:
+        the evaluator, and the endgame search once the bag is empty), with the evaluator
+        built from ``K``/``BestN`` and recording its ranking in ``last["rank"]``."""
+        from .move import Move, Pass
         from .players import make_player
 
         name = self.engine if (self.endgame or self.engine == "greedy") else f"{self.engine}-noend"
-        key = (id(pack), name, self.k, self.best_n)
+        key = ("player", id(pack), name, self.k, self.best_n)
         pl = self._players.get(key)
         if pl is None:
             pl = make_player(name, pack)
-            self._players = {key: pl}
+            self._players[key] = pl
+        if hasattr(pl, "_choose") and self.engine != "greedy":
+            ev = self.evaluator(pack)
+            spec = pack.spec
+
+            def choose(position):  # = Evaluator.choose, keeping the ranking for the info line
+                r = ev.rank(position)
+                last["rank"] = r
+                return Pass() if len(r) == 0 else Move.from_record(r.moves[0], spec)
+
+            pl._choose = choose
         return pl
 
     def search(self, sp: SiuPosition, params: GoParams, stop: threading.Event,
@@ -823,8 +862,8 @@ class HeuriBackend(Backend):
 
         pack, pos = sp.pack, sp.position
         spec = pack.spec
-        ranked = rank_candidates(pack, pos, self.engine, k=self.k, best_n=self.best_n)
-        texts = [Move.from_record(r, spec).siu(spec, pos.board) for r in ranked.records]
+        ranked = self.evaluator(pack).rank(pos)
+        texts = [Move.from_record(r, spec).siu(spec, pos.board) for r in ranked.moves]
         order = list(range(len(texts)))
         if params.searchmoves:
             want = self._canonical(sp, params.searchmoves, emit)
@@ -838,7 +877,7 @@ class HeuriBackend(Backend):
             show += [i for i in order[self.candidates:] if texts[i] in also]
         for i in show:
             emit(f"info gen move {texts[i]} score {int(ranked.j[i])} eq {ranked.v[i]:.2f} "
-                 f"leave {ranked.leave_text(i, spec)} e {ranked.e[i]:.2f} p {ranked.p[i]:.4f}")
+                 f"leave {leave_text(ranked.leaves[i], spec)} e {ranked.e[i]:.2f} p {ranked.p[i]:.4f}")
         return texts[order[0]] if order else "pass"
 
     def _canonical(self, sp, texts: list[str], emit) -> set[str]:
@@ -887,10 +926,12 @@ class HeuriBackend(Backend):
         return res.move.siu(sp.pack.spec, sp.position.board)
 
     def _auto(self, sp, params, stop, emit) -> str:
+        from .move import Placement
+
         pack, pos = sp.pack, sp.position
         spec = pack.spec
-        player = self._player(pack)
-        last = {}
+        last: dict = {}
+        player = self._player(pack, last)
         if getattr(player, "search", None) is not None:
             inner = self._endgame_search(pack, stop)
 
@@ -901,47 +942,15 @@ class HeuriBackend(Backend):
 
             player.search = _Recording()
         move = player.choose(pos)
+        text = move.siu(spec, pos.board)
         if last.get("res") is not None:
             self._emit_endgame(sp, last["res"], emit)
+        elif last.get("rank") is not None and len(last["rank"]):
+            r = last["rank"]
+            emit(f"info gen move {text} score {int(r.j[0])} eq {r.v[0]:.2f} leave "
+                 f"{leave_text(r.leaves[0], spec)} e {r.e[0]:.2f} p {r.p[0]:.4f}")
         else:
-            from .move import Placement
-
             j = pos.board.score(move) if isinstance(move, Placement) else 0
-            leave = pos.rack - move.rack_counts(spec)
-            emit(f"info gen move {move.siu(spec, pos.board)} score {j} leave {leave_text(leave, spec)}")
-        return move.siu(spec, pos.board)
+            emit(f"info gen move {text} score {j} leave {leave_text(pos.rack - move.rack_counts(spec), spec)}")
+        return text
 
-
-@dataclass
-class Ranked:
-    """Candidates ranked best first: ``records`` (MOVE_DTYPE array), ``j`` (score,
-    points), ``e`` (expected bingo value of the leave, points), ``p`` (probability of a
-    bingo-capable rack next turn), ``v`` (the evaluation the engine maximises, points),
-    ``leaves`` ((n, L+1) count vectors)."""
-
-    records: object
-    j: object
-    e: object
-    p: object
-    v: object
-    leaves: object
-
-    def leave_text(self, i: int, spec) -> str:
-        """The leave of candidate ``i`` as rack text, ``-`` when empty."""
-        return leave_text(self.leaves[i], spec)
-
-
-def rank_candidates(pack, pos, engine: str, k: float = DEFAULT_K, best_n: int = DEFAULT_BEST_N) -> Ranked:
-    """Every legal move of ``pos`` ranked by ``engine`` (heuri3, heuri2, heuri1, greedy),
-    best first (stable: ties keep the move generator's order). greedy: v = j, e = p = 0."""
-    import numpy as np
-
-    from .movegen import generate, leaves
-
-    recs = generate(pack, pos.board.letters, pos.board.blanks, pos.rack, bag_size=pos.bag_size,
-                    exchanges=True)
-    lv = leaves(pos.rack, recs).astype(np.int64)
-    j = recs["score"].astype(np.int64)
-    z = np.zeros(len(recs))
-    order = np.argsort(-j, kind="stable")
-    return Ranked(recs[order], j[order], z, z, j[order].astype(float), lv[order])
