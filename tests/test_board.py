@@ -137,3 +137,16 @@ def test_render_shows_premiums_and_tiles():
     assert lines[8].split() == ["8", "=", ".", ".", "R", "E", "T", "s", "I", "N", "A", ".", "'", ".", ".", "="]
     es = Board.empty(ES).play(Move.from_gcg("8G [CH]I[ch]A", None, ES)).render().splitlines()
     assert es[8].split()[7:11] == ["CH", "I", "ch", "A"]
+
+
+def test_canonical_one_tile_direction():
+    b, _ = play(Board.empty(EN), "8D RETsINA")
+    down = Move.from_gcg("7G A", b, EN)                      # no left/right neighbour: down
+    c = b.canonical(down)
+    assert c.gcg(EN) == "G7 A." and c.across is False and b.score(c) == b.score(down)
+    side = Move.from_gcg("K8 S", b, EN)                       # right of RETsINA: across over the run
+    c2 = b.canonical(side)
+    assert c2.gcg(EN) == "8D .......S" and c2.n_tiles == 1 and b.check(c2) == ["RETSINAS"]
+    two = Move.from_gcg("9D AB", b, EN)
+    assert b.canonical(two) is two
+    assert b.canonical(Move.from_gcg("K8 s", b, EN)).blank == (False,) * 7 + (True,)

@@ -84,3 +84,33 @@ def test_guess_language():
     assert guess_language(f"{EMPTY} A/ 0/0 0 lex CSW21;") == "en"
     assert guess_language(f"{EMPTY} A/ 0/0 0 ld french;") == "fr"
     assert guess_language(f"{EMPTY} A/ 0/0 0") is None
+
+
+def test_game_position_cgp_hides_opponent_on_request():
+    from heuri.game import Game
+
+    g = Game(EN, seed=4)
+    p = g.position
+    full, hidden = p.cgp(), p.cgp(hide_others=True)
+    assert full.split()[1] == f"{p.rack_text(0)}/{p.rack_text(1)}"
+    assert hidden.split()[1] == f"{p.rack_text(0)}/"
+    q = Position.from_cgp(hidden, EN)
+    assert q.hidden == (0, 7) and q.bag_size == p.bag_size and (q.unseen() == p.unseen()).all()
+
+
+def test_cli_moves_json(capsys):
+    pytest.importorskip("heuri.movegen")
+    import json
+
+    from heuri.cli import main
+
+    assert main(["moves", "--lang", "en", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex CSW21;", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert {"move": "8D RETSINA", "score": 66, "tiles_played": 7, "leave": ""} in rows
+    assert rows[0]["score"] == 66 and rows[-1] == {"move": "-", "score": 0, "tiles_played": 0, "leave": "AEINRST"}
+    assert {"move": "-AE", "score": 0, "tiles_played": 2, "leave": "INRST"} in rows
+    assert sum(r["move"].startswith("-") and r["move"] != "-" for r in rows) == 2 ** 7 - 1   # distinct exchanges
+    assert main(["moves", "--cgp", f"{EMPTY} QV/ 0/0 0 lex CSW21;", "--json"]) == 0           # language from lex
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert sorted((r["move"], r["score"], r["tiles_played"], r["leave"]) for r in rows) == \
+        [("-", 0, 0, "QV"), ("-Q", 0, 1, "V"), ("-QV", 0, 2, ""), ("-V", 0, 1, "Q")]   # no word with Q, V

@@ -218,7 +218,7 @@ class Board:
 
         Raises MoveError naming the move and the square, with kind
         ``"play-out-of-bounds"``, ``"no-tiles"``, ``"square-occupied"``,
-        ``"playthrough-mismatch"``, ``"word-extends"``, ``"bad-blank"``,
+        ``"too-many-tiles"``, ``"playthrough-mismatch"``, ``"word-extends"``, ``"bad-blank"``,
         ``"centre-not-covered"``, ``"not-connected"``, ``"no-word"`` or ``"phony"``.
         """
         spec = self.spec
@@ -232,7 +232,7 @@ class Board:
         if k < 1:
             raise MoveError(f"move {name!r} places no tile", "no-tiles")
         if k > spec.rack_size:
-            raise MoveError(f"move {name!r} places {k} tiles; a rack holds {spec.rack_size}", "no-tiles")
+            raise MoveError(f"move {name!r} places {k} tiles; a rack holds {spec.rack_size}", "too-many-tiles")
         for r, c, t, nw, b in move.squares():
             here = int(self.letters[r, c])
             if nw and here >= 0:
@@ -270,6 +270,23 @@ class Board:
                 raise MoveError(f"move {name!r} forms {', '.join(bad)}, not in the word list", "phony")
         return spellings
 
+    def canonical(self, move):
+        """The move as the move generator writes it (notes/common.md): a one-tile play is
+        across when the tile has a left or right neighbour, else down, and its main word
+        covers the whole run; other moves are returned unchanged. Assumes the tile's
+        square is on the board and empty."""
+        if not isinstance(move, Placement) or move.n_tiles != 1:
+            return move
+        (r, c, t, _, b), = [sq for sq in move.squares() if sq[3]]
+        single = Placement(r, c, True, (t,), (True,), (b,))
+        for across in (True, False):
+            dr, dc = (0, 1) if across else (1, 0)
+            run = self._run(single, r, c, dr, dc)
+            if len(run) >= 2 or not across:
+                return Placement(run[0][0], run[0][1], across, tuple(x[2] for x in run),
+                                 tuple(x[3] for x in run), tuple(x[4] and x[3] for x in run))
+        return move  # pragma: no cover
+
     def play(self, move) -> "Board":
         """A new board with ``move``'s new tiles placed (exchanges and passes return
         ``self``). Does not check legality: call :meth:`check` first."""
@@ -295,7 +312,7 @@ class Board:
         n = self.size
         w = max(len(s) for s in spec.tiles)
         cell = w + 1
-        lines = ["    " + "".join(chr(65 + c).rjust(w).ljust(cell) for c in range(n))]
+        lines = [("    " + "".join(chr(65 + c).rjust(w).ljust(cell) for c in range(n))).rstrip()]
         for r in range(n):
             parts = []
             for c in range(n):

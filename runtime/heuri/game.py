@@ -135,14 +135,21 @@ class Position:
         return cls(rules, board, racks, tuple(rec.scores), bag, 0, rec.zeros, tuple(hidden),
                    end_rule=end_rule, ops=rec.ops)
 
-    def cgp(self) -> str:
-        """CGP line of this position, the player to move first (unknown racks empty)."""
+    def cgp(self, hide_others: bool = False) -> str:
+        """CGP line of this position, the player to move first (unknown racks empty;
+        ``hide_others``: write only the mover's rack, as that player sees the game)."""
         from .cgp import CgpRecord, format_cgp
 
         n = self.n_players
         order = [(self.to_move + i) % n for i in range(n)]
-        racks = tuple(None if (self.hidden[i] and not self.racks[i].any()) else _ids(self.racks[i])
-                      for i in order)
+        def field(i):
+            if hide_others and i != self.to_move:
+                return None
+            if self.hidden[i] and not self.racks[i].any():
+                return None
+            return _ids(self.racks[i])
+
+        racks = tuple(field(i) for i in order)
         rec = CgpRecord(self.board, racks, tuple(self.scores[i] for i in order), self.scoreless, self.ops)
         return format_cgp(rec)
 
