@@ -113,3 +113,9 @@ def test_replay_reports_mismatch_not_rescore():
     m = r.mismatches[0]
     assert (m.line, m.recorded_score, m.engine_score, m.recorded_total, m.engine_total) == (4, 60, 66, 60, 66)
     assert r.steps[0].recorded_totals == [60, 0] and r.steps[0].engine_totals == [66, 0]
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(GcgError) as e:
+        read_gcg(tmp_path / "nope.gcg")
+    assert e.value.kind == "no-file" and "nope.gcg" in str(e.value)

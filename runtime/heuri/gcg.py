@@ -229,6 +229,8 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and len(source) < 4096
                                     and Path(source).is_file()):
         path = path or str(source)
+        if not Path(source).is_file():
+            raise GcgError("no such file", "no-file", 0, path)
         data = Path(source).read_bytes()
         text = _decode(data, path)
     elif isinstance(source, bytes):
