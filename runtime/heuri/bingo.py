@@ -1,0 +1,935 @@
+"""δ: which keys of the Heuri_3 key set can land as a bingo on a board.
+
+δ(s) = 1 when the key ``s`` (R tiles, R = the rack size, 7) can be played as a bingo on the
+board as it stands (HEURI.md, paper §4.3):
+
+- as an R-tile word placed legally: R consecutive empty squares of a row or column, the
+  squares just before and after empty (or off the board), connected (one of the squares has a
+  perpendicular neighbour; on the empty board the lane covers the centre), every cross-word
+  valid; or
+- (a reduced octet) as an (R+1)-tile word through exactly one board tile ``x``: R+1
+  consecutive squares of a line, exactly one occupied (by ``x``, the octet's completing
+  tile), the squares before and after empty, every cross-word valid.
+
+Blanks in a key stand for any letter: a key with a blank lands when a key obtained by giving
+the blank a letter lands (the blank plays that letter on the same squares).
+
+Method (the bingo index, ``pipeline/bingo_index.py``): for every *lane* (a run of R or R+1
+squares meeting the conditions above) the words that fit are the intersection, over its
+constrained squares (a cross-check narrower than every letter, or the board tile), of the
+union of the per-position per-letter bitsets over the words of R and R+1 tiles. The words
+that fit some lane are mapped to their blank-free key (``w7_key``; for R+1 words through the
+board tile at position j, ``w8_key[:, j]``), then δ is propagated to the keys with blanks.
+Everything runs in compiled loops (numba); a :class:`BoardDelta` keeps each lane's fitting
+words so that δ after a move recomputes only the lanes whose squares, ends or cross-checks
+the move changed.
+
+Cross-checks (:func:`cross_checks`) are computed here too, from the sorted word codes of the
+index (words of at most 10 tiles; longer cross-words are checked against the word table).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numba import njit
+
+from .errors import HeuriError
+
+
+class BoardError(HeuriError):
+    """A board array has the wrong shape or dtype, or holds an id that is not a letter."""
+
+
+# -- index ----------------------------------------------------------------------------------
+@dataclass
+class BingoIndex:
+    """The arrays of ``build/<lang>/bingo/`` (see pipeline/bingo_index.py), plus the bitsets
+    re-laid out as (positions, words/64, letters) for the lane kernel."""
+
+    w7: np.ndarray
+    w8: np.ndarray
+    w7_key: np.ndarray
+    w8_key: np.ndarray
+    b7: np.ndarray
+    b8: np.ndarray
+    blank_order: np.ndarray
+    blank_ptr: np.ndarray
+    blank_child: np.ndarray
+    lex: np.ndarray
+    n_keys: int
+    n_letters: int
+    rack_size: int
+
+    @cached_property
+    def b7t(self) -> np.ndarray:
+        return np.ascontiguousarray(np.transpose(self.b7, (0, 2, 1)))
+
+    @cached_property
+    def b8t(self) -> np.ndarray:
+        return np.ascontiguousarray(np.transpose(self.b8, (0, 2, 1)))
+
+    @cached_property
+    def contains(self):
+        """(has7 (L, nw7), has8 (L, nw8)) uint64: bit w set when word w holds letter x
+        somewhere (OR of the position bitsets); a pre-filter for keys holding a leave."""
+        return (np.bitwise_or.reduce(np.asarray(self.b7), axis=0),
+                np.bitwise_or.reduce(np.asarray(self.b8), axis=0))
+
+    @cached_property
+    def witnesses(self):
+        """Key → the words that make it land (CSR): ``(ptr7, word7, ptr8, word8)``;
+        word8 entries are ``w * (R+1) + j`` (word w through its tile at position j)."""
+        n = self.n_keys
+        k7 = np.asarray(self.w7_key, np.int64)
+        o7 = np.argsort(k7, kind="stable")
+        ptr7 = np.zeros(n + 1, np.int64)
+        np.add.at(ptr7, k7 + 1, 1)
+        k8 = np.asarray(self.w8_key, np.int64).ravel()
+        o8 = np.argsort(k8, kind="stable")
+        ptr8 = np.zeros(n + 1, np.int64)
+        np.add.at(ptr8, k8 + 1, 1)
+        return (np.cumsum(ptr7), o7.astype(np.int64), np.cumsum(ptr8), o8.astype(np.int64))
+
+    @cached_property
+    def parents(self):
+        """Blank propagation both ways: ``(order_pos, par_ptr, par)``: order_pos (n,) the
+        row of a key in ``blank_order`` (-1 for a blank-free key); par (CSR over keys) the
+        keys with one more blank whose children list holds the key."""
+        n = self.n_keys
+        order = np.asarray(self.blank_order, np.int64)
+        pos = np.full(n, -1, np.int64)
+        pos[order] = np.arange(len(order))
+        cnt = np.diff(np.asarray(self.blank_ptr))
+        owner = np.repeat(order, cnt)
+        child = np.asarray(self.blank_child, np.int64)
+        o = np.argsort(child, kind="stable")
+        ptr = np.zeros(n + 1, np.int64)
+        np.add.at(ptr, child + 1, 1)
+        return pos, np.cumsum(ptr), owner[o].astype(np.int64)
+
+
+_INDEX: dict = {}
+
+
+def bingo_index(pack) -> BingoIndex:
+    """The pack's bingo index (memory-mapped, cached per pack folder). Raises PackError
+    when the pack has no ``bingo/`` folder (build it with snakemake)."""
+    from .errors import PackError
+
+    key = str(pack.root)
+    ix = _INDEX.get(key)
+    if ix is None:
+        d = pack.root / "bingo"
+        names = ("w7", "w8", "w7_key", "w8_key", "b7", "b8", "blank_order", "blank_ptr",
+                 "blank_child", "lex")
+        missing = [n for n in names if not (d / f"{n}.npy").is_file()]
+        if missing:
+            raise PackError(f"{d}: bingo index missing {missing}; build it with: "
+                            f"snakemake --cores 2 {pack.code}")
+        arrs = {n: np.load(d / f"{n}.npy", mmap_mode="r") for n in names}
+        # the hot kernels read these often: keep them in memory
+        for n in ("w7_key", "w8_key", "blank_order", "blank_ptr", "blank_child", "lex"):
+            arrs[n] = np.ascontiguousarray(arrs[n])
+        ix = BingoIndex(**arrs, n_keys=len(pack.keys), n_letters=pack.spec.n_letters,
+                        rack_size=pack.spec.rack_size)
+        _INDEX[key] = ix
+    return ix
+
+
+# -- cross-checks ---------------------------------------------------------------------------
+@njit(cache=True)
+def _word_code(seg, n):
+    code = np.uint64(n) << np.uint64(60)
+    for i in range(n):
+        code |= np.uint64(seg[i]) << np.uint64(6 * (9 - i))
+    return code
+
+
+@njit(cache=True)
+def _in_lex(lex, code):
+    i = np.searchsorted(lex, code)
+    return i < lex.shape[0] and lex[i] == code
+
+
+@njit(cache=True)
+def _cross_checks_rows(letters, lex, n_letters):
+    N = letters.shape[0]
+    cc = np.zeros((N, N), np.uint64)
+    has = np.zeros((N, N), np.bool_)
+    lng = np.zeros((N, N), np.bool_)
+    _cc_cols(letters, lex, n_letters, np.ones(N, np.bool_), cc, has, lng)
+    return cc, has, lng
+
+
+@njit(cache=True)
+def _cc_cols(letters, lex, n_letters, cols, cc, has, lng):
+    """Cross-checks for plays along rows: for each empty square, the letters c such that the
+    column word through it (tiles above + c + tiles below) is a word.
+
+    Writes, for the columns where ``cols`` is True, cc (N, N) uint64 (all letters where the
+    square has no vertical neighbour; 0 on occupied squares), has (N, N) bool (a vertical
+    neighbour exists), lng (N, N) bool (the cross-word exceeds 10 tiles: cc left at all
+    letters, to be fixed by the caller)."""
+    N = letters.shape[0]
+    full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
+    seg = np.zeros(16, np.int64)
+    for c in range(N):
+        if not cols[c]:
+            continue
+        for r in range(N):
+            cc[r, c] = 0
+            has[r, c] = False
+            lng[r, c] = False
+            if letters[r, c] >= 0:
+                continue
+            up = r
+            while up > 0 and letters[up - 1, c] >= 0:
+                up -= 1
+            dn = r
+            while dn < N - 1 and letters[dn + 1, c] >= 0:
+                dn += 1
+            if up == r and dn == r:
+                cc[r, c] = full
+                continue
+            has[r, c] = True
+            n = dn - up + 1
+            if n > 10:
+                lng[r, c] = True
+                cc[r, c] = full
+                continue
+            for q in range(n):
+                seg[q] = letters[up + q, c]
+            m = np.uint64(0)
+            for x in range(n_letters):
+                seg[r - up] = x
+                if _in_lex(lex, _word_code(seg, n)):
+                    m |= np.uint64(1) << np.uint64(x)
+            cc[r, c] = m
+    return 0
+
+
+def _fix_long(pack, letters, cc, lng):
+    """Cross-checks of cross-words longer than 10 tiles, against the word table."""
+    if not lng.any():
+        return
+    long_words = _long_words(pack)
+    N = letters.shape[0]
+    for r, c in zip(*np.nonzero(lng)):
+        up = r
+        while up > 0 and letters[up - 1, c] >= 0:
+            up -= 1
+        dn = r
+        while dn < N - 1 and letters[dn + 1, c] >= 0:
+            dn += 1
+        seg = [int(v) for v in letters[up:dn + 1, c]]
+        m = 0
+        for x in range(pack.spec.n_letters):
+            seg[r - up] = x
+            if tuple(seg) in long_words:
+                m |= 1 << x
+        cc[r, c] = np.uint64(m)
+
+
+_LONG: dict = {}
+
+
+def _long_words(pack) -> frozenset:
+    key = str(pack.root)
+    s = _LONG.get(key)
+    if s is None:
+        t = pack.table("words")
+        ln = t.column("length").to_numpy()
+        tiles = t.column("tiles").to_pylist()
+        s = _LONG[key] = frozenset(tuple(w) for w, n in zip(tiles, ln) if n > 10)
+    return s
+
+
+def _check_board(pack, letters):
+    letters = np.asarray(letters)
+    N = pack.spec.board_size
+    if letters.shape != (N, N):
+        raise BoardError(f"board letters: shape {letters.shape}, the {pack.code} board is {N}x{N}")
+    if letters.max(initial=-1) >= pack.spec.n_letters or letters.min(initial=-1) < -1:
+        raise BoardError(f"board letters: ids must be -1 (empty) or 0..{pack.spec.n_letters - 1}")
+    return np.ascontiguousarray(letters, np.int8)
+
+
+def cross_checks(pack, letters: np.ndarray):
+    """Cross-check masks of an empty-square board for both directions.
+
+    ``letters``: (N, N) int8 (-1 empty). Returns ``(cc_across, has_across, cc_down,
+    has_down)``: ``cc_across[r, c]`` (uint64 bit x) = letters x that may be played at (r, c)
+    in an across word (the column word through it must be valid; all letters when the
+    square has no vertical neighbour), ``has_across`` whether it has one; ``cc_down`` and
+    ``has_down`` the same for down words (row cross-words), indexed like the board. Raises
+    BoardError for a malformed board."""
+    letters = _check_board(pack, letters)
+    ix = bingo_index(pack)
+    L = pack.spec.n_letters
+    cca, hasa, lnga = _cross_checks_rows(letters, ix.lex, L)
+    _fix_long(pack, letters, cca, lnga)
+    lt = np.ascontiguousarray(letters.T)
+    ccd, hasd, lngd = _cross_checks_rows(lt, ix.lex, L)
+    _fix_long(pack, lt, ccd, lngd)
+    return cca, hasa, np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T)
+
+
+# -- lanes ----------------------------------------------------------------------------------
+@njit(cache=True)
+def _popcount(v):
+    c = 0
+    while v:
+        v &= v - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _fit(bt, nwords, pos, masks, n_pos, fixed_pos, fixed_letter, n_letters, acc):
+    """Words fitting a lane: acc (nw,) uint64 ← ∩ over constrained positions of the union of
+    bt[pos, :, letters in mask]; fixed_pos ≥ 0 adds the board tile. Returns the number of
+    non-zero chunks of acc."""
+    nw = acc.shape[0]
+    full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
+    started = False
+    nz = nw
+    if fixed_pos >= 0:
+        nz = 0
+        for k in range(nw):
+            v = bt[fixed_pos, k, fixed_letter]
+            acc[k] = v
+            if v:
+                nz += 1
+        started = True
+    # constrained squares, most selective first
+    order = np.argsort(np.array([_popcount(masks[q]) for q in range(n_pos)]))
+    lets = np.zeros(n_letters, np.int64)
+    for oi in range(n_pos):
+        if started and nz == 0:
+            break
+        q = order[oi]
+        m = masks[q]
+        pc = _popcount(m)
+        comp = pc * 2 > n_letters
+        if comp:
+            m = full & ~m
+        nl = 0
+        for x in range(n_letters):
+            if (m >> np.uint64(x)) & np.uint64(1):
+                lets[nl] = x
+                nl += 1
+        p = pos[q]
+        nz = 0
+        for k in range(nw):
+            if started and acc[k] == 0:
+                continue
+            u = np.uint64(0)
+            for li in range(nl):
+                u |= bt[p, k, lets[li]]
+            if comp:
+                u = ~u
+            if started:
+                u &= acc[k]
+            acc[k] = u
+            if u:
+                nz += 1
+        started = True
+    if not started:
+        for k in range(nw):
+            acc[k] = ~np.uint64(0)
+        nz = nw
+    # clear the padding bits past the last word
+    rem = nwords % 64
+    if rem:
+        acc[nw - 1] &= (np.uint64(1) << np.uint64(rem)) - np.uint64(1)
+    return nz
+
+
+@njit(cache=True)
+def _lanes_rows(letters, cc, has, R, b7t, n7, b8t, n8, n_letters, centre_r, centre_c,
+                empty_board, f7, f8, lane7, lane8, store, ok7, ok8, which):
+    """Accumulate the words fitting the lanes along rows into f7 (nw7,) and f8 (R+1, nw8).
+
+    With ``store``, each lane's fitting words are also written to lane7[lane] /
+    lane8[lane] and ok7/ok8[lane] set (lane = row * N + start). ``which`` (N*N,) bool
+    restricts the work to those lanes when ``store`` is False (for incremental updates:
+    lanes not in ``which`` are skipped entirely)."""
+    N = letters.shape[0]
+    full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
+    pos = np.zeros(R + 1, np.int64)
+    masks = np.zeros(R + 1, np.uint64)
+    nw7 = f7.shape[0]
+    nw8 = f8.shape[1]
+    acc7 = np.zeros(nw7, np.uint64)
+    acc8 = np.zeros(nw8, np.uint64)
+    for r in range(N):
+        for s in range(N - R + 1):
+            lane = r * N + s
+            if which.shape[0] > 0 and not which[lane]:
+                continue
+            # septet lane: R empty squares, ends empty
+            if store:
+                ok7[lane] = False
+            e = s + R
+            good = (s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)
+            if good:
+                conn = False
+                npos = 0
+                for i in range(R):
+                    c = s + i
+                    if letters[r, c] >= 0 or cc[r, c] == 0:
+                        good = False
+                        break
+                    if has[r, c]:
+                        conn = True
+                    if cc[r, c] != full:
+                        pos[npos] = i
+                        masks[npos] = cc[r, c]
+                        npos += 1
+                if good and empty_board:
+                    conn = r == centre_r and s <= centre_c < e
+                if good and conn:
+                    nz = _fit(b7t, n7, pos, masks, npos, -1, 0, n_letters, acc7)
+                    if nz:
+                        for k in range(nw7):
+                            f7[k] |= acc7[k]
+                        if store:
+                            ok7[lane] = True
+                            for k in range(nw7):
+                                lane7[lane, k] = acc7[k]
+            # octet lane: R+1 squares, exactly one occupied
+            if store:
+                ok8[lane] = False
+            e = s + R + 1
+            if empty_board or e > N:
+                continue
+            if not ((s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)):
+                continue
+            jpos = -1
+            good = True
+            npos = 0
+            for i in range(R + 1):
+                c = s + i
+                if letters[r, c] >= 0:
+                    if jpos >= 0:
+                        good = False
+                        break
+                    jpos = i
+                    continue
+                if cc[r, c] == 0:
+                    good = False
+                    break
+                if cc[r, c] != full:
+                    pos[npos] = i
+                    masks[npos] = cc[r, c]
+                    npos += 1
+            if not good or jpos < 0:
+                continue
+            nz = _fit(b8t, n8, pos, masks, npos, jpos, letters[r, s + jpos], n_letters, acc8)
+            if nz:
+                for k in range(nw8):
+                    f8[jpos, k] |= acc8[k]
+                if store:
+                    ok8[lane] = True
+                    for k in range(nw8):
+                        lane8[lane, k] = acc8[k]
+    return 0
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DB_TABLE = np.zeros(64, np.int64)
+for _i in range(64):
+    _DB_TABLE[(((1 << _i) * 0x03F79D71B4CB0A89) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
+@njit(cache=True)
+def _ctz(v, table):
+    """Index of the lowest set bit of a non-zero uint64 (de Bruijn multiplication)."""
+    return table[((v & (~v + np.uint64(1))) * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
+
+
+@njit(cache=True)
+def _expand(f7, f8, w7_key, w8_key, blank_order, blank_ptr, blank_child, n_keys, table):
+    """Fitting words → δ over the keys (bool (n_keys,)), blanks propagated."""
+    delta = np.zeros(n_keys, np.bool_)
+    for k in range(f7.shape[0]):
+        v = f7[k]
+        while v:
+            delta[w7_key[k * 64 + _ctz(v, table)]] = True
+            v &= v - np.uint64(1)
+    for j in range(f8.shape[0]):
+        for k in range(f8.shape[1]):
+            v = f8[j, k]
+            while v:
+                delta[w8_key[k * 64 + _ctz(v, table), j]] = True
+                v &= v - np.uint64(1)
+    for q in range(blank_order.shape[0]):
+        kk = blank_order[q]
+        for e in range(blank_ptr[q], blank_ptr[q + 1]):
+            if delta[blank_child[e]]:
+                delta[kk] = True
+                break
+    return delta
+
+
+def _centre(spec):
+    for r, row in enumerate(spec.board):
+        c = row.find("*")
+        if c >= 0:
+            return r, c
+    return spec.board_size // 2, spec.board_size // 2
+
+
+_EMPTY_WHICH = np.zeros(0, np.bool_)
+
+
+class BoardDelta:
+    """δ of one board, with each lane's fitting words kept for :meth:`after`.
+
+    ``BoardDelta(pack, letters)``: letters (N, N) int8 (-1 empty; blanks hold their
+    letter, so the ``blanks`` array is not needed). Attributes: ``delta`` (n_keys,) bool
+    over ``pack.keys``; ``f7`` (nw7,) and ``f8`` (R+1, nw8) uint64, the words that fit.
+    Raises BoardError for a malformed board or PackError when the bingo index is missing."""
+
+    def __init__(self, pack, letters: np.ndarray, keep_lanes: bool = True):
+        self.pack = pack
+        self.ix = ix = bingo_index(pack)
+        self.letters = _check_board(pack, letters)
+        spec = pack.spec
+        N, R, L = spec.board_size, spec.rack_size, spec.n_letters
+        self.centre = _centre(spec)
+        cca, hasa, ccd, hasd = cross_checks(pack, self.letters)
+        self.cc = (cca, hasa, ccd, hasd)
+        nw7, nw8 = ix.b7.shape[2], ix.b8.shape[2]
+        self.f7 = np.zeros(nw7, np.uint64)
+        self.f8 = np.zeros((R + 1, nw8), np.uint64)
+        self.keep = keep_lanes
+        if keep_lanes:
+            self.lane7 = np.zeros((2, N * N, nw7), np.uint64)
+            self.lane8 = np.zeros((2, N * N, nw8), np.uint64)
+            self.ok7 = np.zeros((2, N * N), np.bool_)
+            self.ok8 = np.zeros((2, N * N), np.bool_)
+        else:
+            self.lane7 = np.zeros((2, 1, 1), np.uint64)
+            self.lane8 = np.zeros((2, 1, 1), np.uint64)
+            self.ok7 = np.zeros((2, 1), np.bool_)
+            self.ok8 = np.zeros((2, 1), np.bool_)
+        empty = not (self.letters >= 0).any()
+        cr, cc_ = self.centre
+        for d, (lt, cc, has, crr, ccc) in enumerate((
+                (self.letters, cca, hasa, cr, cc_),
+                (np.ascontiguousarray(self.letters.T), np.ascontiguousarray(ccd.T),
+                 np.ascontiguousarray(hasd.T), cc_, cr))):
+            _lanes_rows(lt, cc, has, R, ix.b7t, len(ix.w7), ix.b8t, len(ix.w8), L, crr, ccc,
+                        empty, self.f7, self.f8, self.lane7[d], self.lane8[d], keep_lanes,
+                        self.ok7[d], self.ok8[d], _EMPTY_WHICH)
+        self.delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key, ix.blank_order,
+                             ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
+        self._mark = None
+        self._stamp = 0
+        self._j8 = None
+        self._scratch = None
+        self._counts = np.ascontiguousarray(pack.keys.counts)
+
+    def changes(self, rows, cols, tiles, leave=None):
+        """δ after placing ``tiles`` (letter ids) on the empty squares (rows[i], cols[i]):
+        the keys whose δ differs from :attr:`delta`, as ``(keys (m,) int64, new (m,)
+        bool)``. Only the lanes whose squares, ends or cross-checks the move changes are
+        recomputed (exact: a lane's fitting words depend on nothing else). ``leave``
+        ((K,) counts, optional): report only keys holding the leave's letters (the others
+        have p(s | L) = 0 anyway). Needs ``keep_lanes=True``. Raises BoardError when a
+        square is occupied."""
+        if not self.keep:
+            raise BoardError("BoardDelta.changes needs keep_lanes=True")
+        ix = self.ix
+        spec = self.pack.spec
+        N, R, L = spec.board_size, spec.rack_size, spec.n_letters
+        rows = np.asarray(rows, np.int64)
+        cols = np.asarray(cols, np.int64)
+        if len(rows) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, bool)
+        if (self.letters[rows, cols] >= 0).any():
+            raise BoardError("BoardDelta.changes: a move square is already occupied")
+        new = self.letters.copy()
+        new[rows, cols] = np.asarray(tiles, np.int8)
+        cca, hasa, ccd, hasd = self.cc
+        # cross-checks change only in the columns (across) / rows (down) of the new tiles
+        colm = np.zeros(N, np.bool_)
+        colm[cols] = True
+        rowm = np.zeros(N, np.bool_)
+        rowm[rows] = True
+        ncca, nhasa = cca.copy(), hasa.copy()
+        lng = np.zeros((N, N), np.bool_)
+        _cc_cols(new, ix.lex, L, colm, ncca, nhasa, lng)
+        _fix_long(self.pack, new, ncca, lng)
+        nt = np.ascontiguousarray(new.T)
+        nccd_t, nhasd_t = np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T)
+        lng[:] = False
+        _cc_cols(nt, ix.lex, L, rowm, nccd_t, nhasd_t, lng)
+        _fix_long(self.pack, nt, nccd_t, lng)
+        if not (self.letters >= 0).any():
+            # the first move: every lane changes (the centre rule stops applying)
+            after = BoardDelta(self.pack, new, keep_lanes=False).delta
+            keys = np.flatnonzero(after != self.delta)
+            return keys.astype(np.int64), after[keys]
+        occ = (new >= 0) != (self.letters >= 0)
+        chA = occ | (ncca != cca) | (nhasa != hasa)
+        chD = (occ | (nccd_t.T != ccd) | (nhasd_t.T != hasd)).T
+        aff7 = np.stack([_affected(chA, N, R), _affected(np.ascontiguousarray(chD), N, R)])
+        aff8 = np.stack([_affected(chA, N, R + 1), _affected(np.ascontiguousarray(chD), N, R + 1)])
+        nw7, nw8 = len(self.f7), self.f8.shape[1]
+        if self._scratch is None:  # lane bitsets after the move (only valid lanes are read)
+            self._scratch = (np.empty((2, N * N, nw7), np.uint64), np.empty((2, N * N, nw8), np.uint64))
+        new7, new8 = self._scratch
+        nok7 = np.zeros((2, N * N), np.bool_)
+        nok8 = np.zeros((2, N * N), np.bool_)
+        jf7 = np.zeros(nw7, np.uint64)
+        jf8 = np.zeros((R + 1, nw8), np.uint64)
+        cr, cc_ = self.centre
+        for d, (lt, cc, has, crr, ccc) in enumerate(((new, ncca, nhasa, cr, cc_),
+                                                    (nt, nccd_t, nhasd_t, cc_, cr))):
+            which = aff7[d] | aff8[d]
+            _lanes_rows(lt, cc, has, R, ix.b7t, len(ix.w7), ix.b8t, len(ix.w8), L, crr, ccc,
+                        False, jf7, jf8, new7[d], new8[d], True, nok7[d], nok8[d], which)
+        nj8 = _octet_positions(new, nt, nok8, N, R)
+        if self._j8 is None:
+            self._j8 = _octet_positions(self.letters, np.ascontiguousarray(self.letters.T),
+                                        self.ok8, N, R)
+        g7, g8 = _update_words(aff7, aff8, self.ok7, self.ok8, self.lane7, self.lane8, self._j8,
+                               nok7, nok8, new7, new8, nj8, self.f7, self.f8, N, R)
+        if self._mark is None:
+            self._mark = np.zeros(ix.n_keys, np.int64)
+        self._stamp += 1
+        ptr7, word7, ptr8, word8 = ix.witnesses
+        pos, par_ptr, par = ix.parents
+        if leave is None:
+            nk = np.zeros(0, np.int64)
+            nc = np.zeros(0, np.int64)
+        else:
+            lv = np.asarray(leave, np.int64)[:L]
+            nk = np.flatnonzero(lv).astype(np.int64)
+            nc = lv[nk]
+        return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key, ptr7,
+                            word7, ptr8, word8, R, pos, ix.blank_ptr, ix.blank_child, par_ptr,
+                            par, _DB_TABLE, self._stamp, self._mark, self._counts, nk, nc,
+                            *ix.contains)
+
+    def delta_after(self, rows, cols, tiles) -> np.ndarray:
+        """Full δ (n_keys,) bool after placing ``tiles`` at (rows, cols), through
+        :meth:`changes`."""
+        keys, new = self.changes(rows, cols, tiles)
+        d = self.delta.copy()
+        d[keys] = new
+        return d
+
+
+@njit(cache=True)
+def _affected(changed, N, span):
+    """Lanes (row * N + start) whose squares start-1 .. start+span touch a changed square
+    of their row."""
+    out = np.zeros(N * N, np.bool_)
+    for r in range(N):
+        for s in range(N):
+            lo = s - 1 if s > 0 else 0
+            hi = s + span if s + span < N else N - 1
+            for c in range(lo, hi + 1):
+                if changed[r, c]:
+                    out[r * N + s] = True
+                    break
+    return out
+
+
+@njit(cache=True)
+def _update_words(aff7, aff8, ok7, ok8, lane7, lane8, j8, new_ok7, new_ok8, new7, new8, new_j8,
+                  f7, f8, N, R):
+    """F' (the words fitting some lane after the move), recomputed on the chunks an
+    affected lane touches (before or after); returns copies (g7, g8) of f7/f8."""
+    nw7 = f7.shape[0]
+    nw8 = f8.shape[1]
+    g7 = f7.copy()
+    g8 = f8.copy()
+    d7 = np.zeros(nw7, np.uint64)
+    d8 = np.zeros(nw8, np.uint64)
+    # compact lists: unaffected valid lanes (old bitsets), affected valid lanes (new bitsets)
+    u7 = np.empty(2 * N * N, np.int64)
+    a7 = np.empty(2 * N * N, np.int64)
+    u8 = np.empty(2 * N * N, np.int64)
+    a8 = np.empty(2 * N * N, np.int64)
+    nu7 = na7 = nu8 = na8 = 0
+    for d in range(2):
+        for lane in range(N * N):
+            i = d * N * N + lane
+            if aff7[d, lane]:
+                if ok7[d, lane]:
+                    for k in range(nw7):
+                        d7[k] |= lane7[d, lane, k]
+                if new_ok7[d, lane]:
+                    for k in range(nw7):
+                        d7[k] |= new7[d, lane, k]
+                    a7[na7] = i
+                    na7 += 1
+            elif ok7[d, lane]:
+                u7[nu7] = i
+                nu7 += 1
+            if aff8[d, lane]:
+                if ok8[d, lane]:
+                    for k in range(nw8):
+                        d8[k] |= lane8[d, lane, k]
+                if new_ok8[d, lane]:
+                    for k in range(nw8):
+                        d8[k] |= new8[d, lane, k]
+                    a8[na8] = i
+                    na8 += 1
+            elif ok8[d, lane]:
+                u8[nu8] = i
+                nu8 += 1
+    NN = N * N
+    for k in range(nw7):
+        if d7[k] == 0:
+            continue
+        v = np.uint64(0)
+        for q in range(nu7):
+            i = u7[q]
+            v |= lane7[i // NN, i % NN, k]
+        for q in range(na7):
+            i = a7[q]
+            v |= new7[i // NN, i % NN, k]
+        g7[k] = v
+    for k in range(nw8):
+        if d8[k] == 0:
+            continue
+        for j in range(R + 1):
+            g8[j, k] = 0
+        for q in range(nu8):
+            i = u8[q]
+            g8[j8[i // NN, i % NN], k] |= lane8[i // NN, i % NN, k]
+        for q in range(na8):
+            i = a8[q]
+            g8[new_j8[i // NN, i % NN], k] |= new8[i // NN, i % NN, k]
+    return g7, g8
+
+
+@njit(cache=True)
+def _holds(counts, key, kinds, need):
+    for q in range(kinds.shape[0]):
+        if counts[key, kinds[q]] < need[q]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _octet_positions(letters, letters_t, ok8, N, R):
+    """(2, N*N) int64: position of the board tile in each valid octet lane."""
+    out = np.zeros((2, N * N), np.int64)
+    for d in range(2):
+        lt = letters if d == 0 else letters_t
+        for lane in range(N * N):
+            if ok8[d, lane]:
+                r = lane // N
+                s = lane % N
+                for i in range(R + 1):
+                    if lt[r, s + i] >= 0:
+                        out[d, lane] = i
+                        break
+    return out
+
+
+@njit(cache=True)
+def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key, ptr7, word7, ptr8, word8, R,
+                 order_pos, blank_ptr, blank_child, par_ptr, par, table, stamp, mark,
+                 counts, need_kinds, need_counts, has7, has8):
+    """Keys whose δ differs between the old words (f) and the new words (g): returns
+    (keys, new values). ``delta`` is modified in place during the call and restored.
+    ``mark`` (n_keys,) int64 scratch with ``stamp`` a fresh value. Only keys holding at
+    least ``need_counts`` of the kinds ``need_kinds`` (the letters of a leave) are
+    considered (counts: (n, K) uint8 key counts)."""
+    cand = np.empty(1024, np.int64)
+    nc = 0
+    # changed words → blank-free keys to re-check
+    nk = need_kinds.shape[0]
+    for k in range(f7.shape[0]):
+        v = f7[k] ^ g7[k]
+        for q in range(nk):
+            if not v:
+                break
+            v &= has7[need_kinds[q], k]
+        while v:
+            key = w7_key[k * 64 + _ctz(v, table)]
+            v &= v - np.uint64(1)
+            if mark[key] != stamp and _holds(counts, key, need_kinds, need_counts):
+                mark[key] = stamp
+                if nc == cand.shape[0]:
+                    cand = np.concatenate((cand, np.empty(nc, np.int64)))
+                cand[nc] = key
+                nc += 1
+    for j in range(f8.shape[0]):
+        for k in range(f8.shape[1]):
+            v = f8[j, k] ^ g8[j, k]
+            for q in range(nk):
+                if not v:
+                    break
+                v &= has8[need_kinds[q], k]
+            while v:
+                key = w8_key[k * 64 + _ctz(v, table), j]
+                v &= v - np.uint64(1)
+                if mark[key] != stamp and _holds(counts, key, need_kinds, need_counts):
+                    mark[key] = stamp
+                    if nc == cand.shape[0]:
+                        cand = np.concatenate((cand, np.empty(nc, np.int64)))
+                    cand[nc] = key
+                    nc += 1
+    ch = np.empty(nc + 16, np.int64)
+    old = np.empty(nc + 16, np.bool_)
+    n_ch = 0
+    R1 = R + 1
+    for q in range(nc):
+        key = cand[q]
+        hit = False
+        for e in range(ptr7[key], ptr7[key + 1]):
+            w = word7[e]
+            if (g7[w >> 6] >> np.uint64(w & 63)) & np.uint64(1):
+                hit = True
+                break
+        if not hit:
+            for e in range(ptr8[key], ptr8[key + 1]):
+                wj = word8[e]
+                w = wj // R1
+                j = wj % R1
+                if (g8[j, w >> 6] >> np.uint64(w & 63)) & np.uint64(1):
+                    hit = True
+                    break
+        if hit != delta[key]:
+            if n_ch == ch.shape[0]:
+                ch = np.concatenate((ch, np.empty(n_ch, np.int64)))
+                old = np.concatenate((old, np.empty(n_ch, np.bool_)))
+            ch[n_ch] = key
+            old[n_ch] = delta[key]
+            n_ch += 1
+            delta[key] = hit
+    # propagate to the keys with blanks, one blank more at each round
+    lo = 0
+    hi = n_ch
+    while lo < hi:
+        for q in range(lo, hi):
+            key = ch[q]
+            for e in range(par_ptr[key], par_ptr[key + 1]):
+                pk = par[e]
+                if mark[pk] == stamp or not _holds(counts, pk, need_kinds, need_counts):
+                    continue
+                mark[pk] = stamp
+                op = order_pos[pk]
+                hit = False
+                for c in range(blank_ptr[op], blank_ptr[op + 1]):
+                    if delta[blank_child[c]]:
+                        hit = True
+                        break
+                if hit != delta[pk]:
+                    if n_ch == ch.shape[0]:
+                        ch = np.concatenate((ch, np.empty(n_ch, np.int64)))
+                        old = np.concatenate((old, np.empty(n_ch, np.bool_)))
+                    ch[n_ch] = pk
+                    old[n_ch] = delta[pk]
+                    n_ch += 1
+                    delta[pk] = hit
+        lo = hi
+        hi = n_ch
+    keys = ch[:n_ch].copy()
+    new = np.empty(n_ch, np.bool_)
+    for q in range(n_ch):
+        new[q] = delta[keys[q]]
+        delta[keys[q]] = old[q]
+    return keys, new
+
+
+def delta(pack, letters: np.ndarray) -> np.ndarray:
+    """δ over ``pack.keys`` for a board: (n_keys,) bool, True when the key can land as a
+    bingo (see the module doc). ``letters``: (N, N) int8, -1 empty."""
+    return BoardDelta(pack, letters, keep_lanes=False).delta
+
+
+# -- random legal boards (tests and benchmarks) -----------------------------------------------
+_BY_LETTER: dict = {}
+
+
+def random_board(pack, n_words: int, rng: np.random.Generator, max_len: int = 8):
+    """A random legal board for tests and benchmarks: the first word across the centre, then
+    ``n_words - 1`` words of 2..``max_len`` tiles, each through one board tile, connected,
+    every cross-word valid, tile counts within the language's (a letter beyond its count
+    is played by a blank while blanks last). Not a game: no racks, no scores.
+
+    Returns ``(letters (N, N) int8, blanks (N, N) bool)``."""
+    spec = pack.spec
+    N = spec.board_size
+    key = str(pack.root)
+    idx = _BY_LETTER.get(key)
+    if idx is None:
+        t = pack.table("words")
+        ln = t.column("length").to_numpy()
+        tiles = t.column("tiles").to_pylist()
+        words = [np.array(w, np.int8) for w, n in zip(tiles, ln) if 2 <= n <= max_len]
+        idx = _BY_LETTER[key] = words
+    words = idx
+    letters = np.full((N, N), -1, np.int8)
+    blanks = np.zeros((N, N), bool)
+    left = spec.distribution().copy()
+    cr, cc_ = _centre(spec)
+
+    def place(r, c, down, w):
+        cells = [(r + i, c) if down else (r, c + i) for i in range(len(w))]
+        if any(not (0 <= a < N and 0 <= b < N) for a, b in cells):
+            return False
+        before = (r - 1, c) if down else (r, c - 1)
+        after = (r + len(w), c) if down else (r, c + len(w))
+        for a, b in (before, after):
+            if 0 <= a < N and 0 <= b < N and letters[a, b] >= 0:
+                return False
+        cca, hasa, ccd, hasd = cross_checks(pack, letters)
+        cc = ccd if down else cca
+        new = []
+        for (a, b), x in zip(cells, w):
+            if letters[a, b] >= 0:
+                if letters[a, b] != x:
+                    return False
+            else:
+                if not (int(cc[a, b]) >> int(x)) & 1:
+                    return False
+                new.append((a, b, int(x)))
+        if not new or len(new) == len(w) and (letters >= 0).any():
+            return False
+        need = np.bincount([x for _, _, x in new], minlength=spec.n_kinds)
+        use_blank = []
+        for x in np.flatnonzero(need):
+            short = need[x] - left[x]
+            if short > 0:
+                use_blank.append((x, short))
+        if sum(s for _, s in use_blank) > left[spec.blank]:
+            return False
+        for a, b, x in new:
+            letters[a, b] = x
+            if left[x] > 0:
+                left[x] -= 1
+            else:
+                blanks[a, b] = True
+                left[spec.blank] -= 1
+        return True
+
+    while True:
+        w = words[rng.integers(len(words))]
+        if place(cr, cc_ - int(rng.integers(len(w))), False, w):
+            break
+    placed, tries = 1, 0
+    while placed < n_words and tries < 200 * n_words:
+        tries += 1
+        occ = np.argwhere(letters >= 0)
+        r, c = occ[rng.integers(len(occ))]
+        w = words[rng.integers(len(words))]
+        hits = np.flatnonzero(w == letters[r, c])
+        if len(hits) == 0:
+            continue
+        i = int(hits[rng.integers(len(hits))])
+        down = bool(rng.integers(2))
+        if place(r - i if down else r, c if down else c - i, down, w):
+            placed += 1
+    return letters, blanks

@@ -1,0 +1,314 @@
+"""heuri.bingo: δ on hand-built boards, against an independent reference on random boards,
+and δ after a move (lanes recomputed incrementally) against a full recomputation."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heuri.bingo import BoardDelta, BoardError, bingo_index, cross_checks, delta, random_board
+
+N = 15
+
+
+def empty():
+    return np.full((N, N), -1, np.int8)
+
+
+def ids(spec, word):
+    return np.array(spec.tokenise(word), np.int8)
+
+
+def word_sets(pack):
+    """Every word as a tuple of tile ids (independent of the index's codes)."""
+    t = pack.table("words")
+    return frozenset(tuple(w) for w in t.column("tiles").to_pylist())
+
+
+# -- an independent reference -------------------------------------------------------------
+def ref_cross(pack, words, letters):
+    """Cross-check masks for across plays by direct word look-ups: (cc, has)."""
+    L = pack.spec.n_letters
+    full = (1 << L) - 1
+    cc = np.zeros((N, N), object)
+    has = np.zeros((N, N), bool)
+    for r in range(N):
+        for c in range(N):
+            if letters[r, c] >= 0:
+                cc[r, c] = 0
+                continue
+            up, dn = r, r
+            while up > 0 and letters[up - 1, c] >= 0:
+                up -= 1
+            while dn < N - 1 and letters[dn + 1, c] >= 0:
+                dn += 1
+            if up == dn == r:
+                cc[r, c] = full
+                continue
+            has[r, c] = True
+            seg = [int(x) for x in letters[up:dn + 1, c]]
+            m = 0
+            for x in range(L):
+                seg[r - up] = x
+                if tuple(seg) in words:
+                    m |= 1 << x
+            cc[r, c] = m
+    return cc, has
+
+
+def ref_landable(pack, words, letters):
+    """(set of septet alphagrams that land, set of (octet rest alphagram) that land): the
+    blank-free multisets, as sorted tuples, by scanning every lane against every word."""
+    ix = bingo_index(pack)
+    R = pack.spec.rack_size
+    w7 = np.asarray(ix.w7).astype(np.int64)
+    w8 = np.asarray(ix.w8).astype(np.int64)
+    full = (1 << pack.spec.n_letters) - 1
+    empty_board = not (letters >= 0).any()
+    land = set()
+    for lt in (letters, letters.T.copy()):
+        cc, has = ref_cross(pack, words, lt)
+        for r in range(N):
+            for s in range(N - R + 1):
+                e = s + R
+                if (s > 0 and lt[r, s - 1] >= 0) or (e < N and lt[r, e] >= 0):
+                    pass
+                elif (lt[r, s:e] < 0).all() and all(cc[r, c] for c in range(s, e)):
+                    conn = any(has[r, s:e]) if not empty_board else (r == 7 and s <= 7 < e)
+                    if conn:
+                        ok = np.ones(len(w7), bool)
+                        for i in range(R):
+                            m = cc[r, s + i]
+                            if m != full:
+                                ok &= np.array([(m >> int(x)) & 1 for x in range(pack.spec.n_letters)],
+                                               bool)[w7[:, i]]
+                        for w in w7[ok]:
+                            land.add(tuple(sorted(w)))
+                e = s + R + 1
+                if empty_board or e > N:
+                    continue
+                if (s > 0 and lt[r, s - 1] >= 0) or (e < N and lt[r, e] >= 0):
+                    continue
+                occ = np.flatnonzero(lt[r, s:e] >= 0)
+                if len(occ) != 1:
+                    continue
+                j = int(occ[0])
+                if not all(cc[r, s + i] for i in range(R + 1) if i != j):
+                    continue
+                ok = w8[:, j] == lt[r, s + j]
+                for i in range(R + 1):
+                    m = cc[r, s + i]
+                    if i != j and m != full:
+                        ok &= np.array([(m >> int(x)) & 1 for x in range(pack.spec.n_letters)], bool)[w8[:, i]]
+                for w in w8[ok]:
+                    rest = list(w)
+                    del rest[j]
+                    land.add(tuple(sorted(rest)))
+    return land
+
+
+def ref_delta_for(pack, land, key_rows_):
+    """δ of the given keys (rows of tile ids, blank = L) from the landable multisets."""
+    from collections import Counter
+
+    blank = pack.spec.blank
+    land_c = [Counter(m) for m in land]
+    out = []
+    for row in key_rows_:
+        row = [int(x) for x in row]
+        if blank not in row:
+            out.append(tuple(sorted(row)) in land)
+            continue
+        need = Counter(x for x in row if x != blank)
+        out.append(any(all(m[x] >= c for x, c in need.items()) for m in land_c))
+    return np.array(out)
+
+
+def key_rows(pack):
+    from heuri.probability import key_rows as kr
+
+    return kr(pack)
+
+
+# -- tests ---------------------------------------------------------------------------------
+def test_empty_board_all_septets(real_pack):
+    d = delta(real_pack, empty())
+    assert (d == real_pack.keys.is_septet).all()
+
+
+def test_wall_closes_every_septet_and_octets_need_the_wall_tile(pack_es):
+    """A cross-shaped wall (row 8 and column H full of A) leaves no 7-square lane: δ = 0 for
+    every pure septet; every other lane is an 8-square lane through one wall tile, with
+    the tile at any position, so a key lands exactly when A completes it."""
+    spec = pack_es.spec
+    b = empty()
+    a = spec.tile_id("A")
+    b[7, :] = a
+    b[:, 7] = a
+    d = delta(pack_es, b)
+    keys = pack_es.keys
+    assert not d[keys.is_pure_septet].any()
+    want = ((np.asarray(keys.completers) >> np.uint64(a)) & np.uint64(1)).astype(bool)
+    assert (d == want).all()
+    assert want.sum() > 1000
+
+
+def test_wall_letter_matters(pack_en):
+    """The same wall of Q: only keys that Q completes can land (very few)."""
+    spec = pack_en.spec
+    b = empty()
+    q = spec.tile_id("Q")
+    b[7, :] = q
+    b[:, 7] = q
+    d = delta(pack_en, b)
+    want = ((np.asarray(pack_en.keys.completers) >> np.uint64(q)) & np.uint64(1)).astype(bool)
+    assert (d == want).all()
+    assert 0 < d.sum() < 0.05 * len(d)
+
+
+def one_lane_board(spec):
+    """Every square filled except rows 1-2 columns A-H and a checkerboard of holes below
+    row 3: the one septet lane is row 2, columns A-G (hooked onto row 3)."""
+    b = np.full((N, N), spec.tile_id("E"), np.int8)
+    b[0:2, 0:8] = -1
+    b[2, :] = spec.tile_id("A")
+    for r in range(3, N):
+        for c in range(N):
+            if (r + c) % 2:
+                b[r, c] = -1
+            else:
+                b[r, c] = spec.tile_id("S")
+    return b
+
+
+def test_one_open_lane(pack_es):
+    """One lane: exactly the blank-free pure septets with a word fitting its cross-checks
+    land (cross-checks from direct word look-ups), and a sample of blank keys agrees."""
+    spec = pack_es.spec
+    b = one_lane_board(spec)
+    words = word_sets(pack_es)
+    cc, has = ref_cross(pack_es, words, b)
+    assert has[1, :7].all() and not has[0, :7].any()
+    assert 0 < min(bin(cc[1, c]).count("1") for c in range(7))  # the lane is open
+    d = delta(pack_es, b)
+    ix = bingo_index(pack_es)
+    w7 = np.asarray(ix.w7).astype(np.int64)
+    ok = np.ones(len(w7), bool)
+    for i in range(7):
+        m = cc[1, i]
+        ok &= np.array([(m >> x) & 1 for x in range(spec.n_letters)], bool)[w7[:, i]]
+    fit = {tuple(sorted(w)) for w in w7[ok]}
+    rows = key_rows(pack_es)
+    pure = np.flatnonzero(np.asarray(pack_es.keys.is_pure_septet))
+    noblank = pure[(rows[pure] != spec.blank).all(axis=1)]
+    want = np.array([tuple(rows[i]) in fit for i in noblank])
+    assert want.sum() > 0 and (~want).sum() > 0
+    assert (d[noblank] == want).all()
+    # the octet lanes: none exist on this board, so only septet words matter
+    land = ref_landable(pack_es, words, b)
+    assert land == fit
+    rng = np.random.default_rng(0)
+    withb = np.flatnonzero((rows == spec.blank).any(axis=1))
+    sample = rng.choice(withb, 300, replace=False)
+    assert (d[sample] == ref_delta_for(pack_es, land, rows[sample])).all()
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 1), ("en", 2), ("fr", 3)])
+def test_random_boards_match_reference(lang, seed, request):
+    """δ on random legal boards equals the reference built from every lane and every word
+    (blank-free keys exactly; a sample of blank keys)."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    words = word_sets(pack)
+    rng = np.random.default_rng(seed)
+    rows = key_rows(pack)
+    noblank = np.flatnonzero((rows != spec.blank).all(axis=1))
+    withb = np.flatnonzero((rows == spec.blank).any(axis=1))
+    for n_words in (3, 12):
+        b, _ = random_board(pack, n_words, rng)
+        d = delta(pack, b)
+        land = ref_landable(pack, words, b)
+        want = np.array([tuple(r) in land for r in map(tuple, rows[noblank])])
+        assert (d[noblank] == want).all(), f"{lang} board with {n_words} words"
+        sample = rng.choice(withb, 150, replace=False)
+        assert (d[sample] == ref_delta_for(pack, land, rows[sample])).all()
+        assert 0 < d.sum() < len(d)
+
+
+def test_cross_checks_match_reference(pack_fr):
+    rng = np.random.default_rng(4)
+    words = word_sets(pack_fr)
+    b, _ = random_board(pack_fr, 15, rng)
+    cca, hasa, ccd, hasd = cross_checks(pack_fr, b)
+    cc, has = ref_cross(pack_fr, words, b)
+    assert (hasa == has).all()
+    assert all(int(cca[r, c]) == cc[r, c] for r in range(N) for c in range(N))
+    cc2, has2 = ref_cross(pack_fr, words, b.T.copy())
+    assert (hasd == has2.T).all()
+    assert all(int(ccd[r, c]) == cc2[c, r] for r in range(N) for c in range(N))
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 5), ("en", 6)])
+def test_delta_after_move_incremental(lang, seed, request):
+    """BoardDelta.changes (only the lanes a move touches) equals δ recomputed on the
+    board after the move, for generated moves on random boards; with a leave, it reports
+    exactly the changed keys that hold the leave's letters."""
+    from heuri.evaluate import _new_squares
+    from heuri.movegen import generate, leaves
+
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    rng = np.random.default_rng(seed)
+    counts = np.asarray(pack.keys.counts)
+    checked = 0
+    for n_words in (2, 6, 14):
+        b, bl = random_board(pack, n_words, rng)
+        bd = BoardDelta(pack, b)
+        tiles = np.repeat(np.arange(spec.n_kinds), spec.distribution())
+        rng.shuffle(tiles)
+        rack = np.bincount(tiles[:7], minlength=spec.n_kinds)
+        rack[spec.blank] = 0
+        moves = generate(pack, b, bl, rack)
+        moves = moves[moves["kind"] == 0]
+        lv = leaves(rack, moves)
+        for i in rng.choice(len(moves), min(8, len(moves)), replace=False):
+            rows_, cols_, t = _new_squares(moves[i])
+            after = b.copy()
+            after[rows_, cols_] = t
+            full = delta(pack, after)
+            keys, new = bd.changes(rows_, cols_, t)
+            inc = bd.delta.copy()
+            inc[keys] = new
+            assert (inc == full).all()
+            assert (new != bd.delta[keys]).all()
+            lk, ln = bd.changes(rows_, cols_, t, leave=lv[i])
+            holds = (counts[:, :spec.n_letters] >= lv[i][:spec.n_letters]).all(axis=1)
+            want = np.flatnonzero((full != bd.delta) & holds)
+            assert np.array_equal(np.sort(lk), want)
+            checked += 1
+    assert checked >= 10
+
+
+def test_first_move_changes(pack_en):
+    spec = pack_en.spec
+    bd = BoardDelta(pack_en, empty())
+    w = ids(spec, "QUIZ")
+    keys, new = bd.changes([7, 7, 7, 7], [6, 7, 8, 9], w)
+    after = empty()
+    after[7, 6:10] = w
+    full = delta(pack_en, after)
+    inc = bd.delta.copy()
+    inc[keys] = new
+    assert (inc == full).all()
+
+
+def test_bad_board(pack_en):
+    with pytest.raises(BoardError, match="shape"):
+        delta(pack_en, np.full((9, 9), -1, np.int8))
+    b = empty()
+    b[0, 0] = 40
+    with pytest.raises(BoardError, match="ids"):
+        delta(pack_en, b)
+    b2 = empty()
+    b2[7, 7] = 0
+    with pytest.raises(BoardError, match="occupied"):
+        BoardDelta(pack_en, b2).changes([7], [7], [1])
