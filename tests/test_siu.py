@@ -202,15 +202,22 @@ def test_fake_stop_during_infinite_and_isready_mid_search():
     lines, ok = w.read_until(lambda s: s == "readyok")
     assert ok and not any(s.startswith("bestmove") for s in lines)
     assert "info string ignored movetime" in lines  # infinite wins over movetime
+    # commands a front end should not send mid-search wait for the bestmove, in order
     w.send("setoption name Depth value 3")
     w.send("position cgp e f g h")
-    lines, ok = w.read_until(lambda s: "ignored position" in s)
-    assert ok and "ignored setoption" in lines[0] and be.opts == {}
+    w.send("isready")  # behind queued commands: answered after them
+    assert w.drain() == [] and be.opts == {}
     t0 = time.monotonic()
     w.send("stop")
-    lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
-    assert ok and lines[-1] == "bestmove 8D.ZA" and time.monotonic() - t0 < 2
-    assert not [s for s in w.drain() if s.startswith("bestmove")]
+    lines, ok = w.read_until(lambda s: s == "readyok")
+    assert ok and lines[0] == "bestmove 8D.ZA" and time.monotonic() - t0 < 2
+    assert lines[1:] == ["readyok"]
+    assert be.opts == {"Depth": "3"} and w.server.position == ("e f g h", (), None)
+    w.send("go gen movetime 20")
+    w.send("go gen movetime 20")  # sent during the first search: runs after it
+    lines = w.drain(1.0)
+    assert [s for s in lines if s.startswith("bestmove")] == ["bestmove 8D.ZA"] * 2
+    assert sum(s.startswith("info string provenance") for s in lines) == 2
     w.close()
 
 

@@ -4,10 +4,10 @@ SIU (woogles-io/open-protocols ``siu/siu.md``, draft 0.2; summary in ``../shared
 the line protocol a front end (analysis board, match runner) uses to drive a crossword-game
 engine started as a child process. This module has two layers:
 
-- :class:`SiuServer`, the protocol: reads commands, answers the handshake, keeps options,
-  positions and searches apart, runs every search in a worker thread so that ``isready`` and
-  ``stop`` are served while it runs, enforces one ``bestmove`` per ``go`` and the provenance
-  line before the first result. It knows nothing of Scrabble: it talks to a :class:`Backend`.
+- :class:`SiuServer`, the protocol: reads commands in one thread and runs them (searches
+  included) in another, so that ``isready`` and ``stop`` are served while a search runs;
+  answers the handshake, keeps options and positions, enforces one ``bestmove`` per ``go``
+  and the provenance line before the first result. It knows nothing of Scrabble: it talks to a :class:`Backend`.
 - :class:`HeuriBackend`, the engine: language packs, CGP positions, SIU move notation,
   move generation, the heuri evaluators and the endgame search.
 
@@ -21,8 +21,10 @@ Protocol decisions (where the draft leaves room):
   illegal move, answers ``bad-position`` / ``bad-move`` and leaves *no* position set, so a
   following ``go`` answers ``no-position`` instead of searching a position the front end did
   not mean.
-- ``setoption``, ``position``, ``siunewgame`` and a second ``go`` while a search runs are
-  not allowed by the draft; they are ignored and say so (``info string ignored ...``).
+- ``setoption``, ``position``, ``siunewgame`` and ``go`` are not sent during a search by a
+  front end that follows the draft; heuri queues them and runs them in order after the
+  search's ``bestmove`` (so a script piped into ``heuri siu`` runs one command after the
+  other). Only ``stop``, ``isready`` and ``quit`` act during a search.
 - An option value heuri cannot use (an unknown ``Lexicon``, ``Engine`` not in the combo, a
   spin out of range) answers ``info string error bad-option <Name> <reason>`` and keeps the
   current value. ``bad-option`` is heuri's own code (the draft lists five codes and allows
@@ -36,8 +38,9 @@ Protocol decisions (where the draft leaves room):
   before the provenance line.
 - If the engine fails inside a search (a bug), it answers ``info string error internal
   <reason>`` and still ends the ``go`` with exactly one ``bestmove`` (``pass``).
-- ``quit`` (or the end of input) stops a running search, lets it print its ``bestmove``, and
-  exits with status 0.
+- ``quit`` stops a running search, lets it print its ``bestmove``, and exits with status 0
+  (behind queued commands it runs them first). The end of input waits for queued commands
+  and the running search (stopping an infinite one), then exits.
 
 The output stream is private: while the server runs, ``sys.stdout`` is pointed at stderr so
 that a stray print (a library warning) cannot corrupt the protocol.
@@ -266,9 +269,8 @@ def split_position(tokens: list[str]) -> tuple[str, list[str], str | None]:
 class Backend:
     """What :class:`SiuServer` needs from an engine. Subclass and override.
 
-    Threading: the server calls :meth:`search` in a worker thread and every other method in
-    the reader thread, never two of them at once except :meth:`search` alongside nothing but
-    ``isready`` handling (which does not call the backend)."""
+    Threading: the server calls every method from one thread (its dispatcher), one call at
+    a time; only the ``stop`` event passed to :meth:`search` is set from another thread."""
 
     name = ENGINE_NAME
     version = __version__
@@ -326,7 +328,15 @@ class SiuServer:
     ``out`` is the text stream lines go to (flushed after each line); ``log`` (optional) gets
     a copy of both directions prefixed ``> `` / ``< ``, for transcripts.
 
-    Use :meth:`run` with an input stream, or :meth:`handle` line by line (tests)."""
+    Threads: :meth:`run` reads input in the calling thread (the reader) and executes
+    commands in order in a dispatcher thread, which also runs each search. While a search
+    runs, the reader serves ``stop`` (sets the search's stop event), ``isready`` (answers
+    ``readyok`` at once when nothing else waits) and ``quit`` itself; every other command
+    waits in a queue and runs, in order, after the search's ``bestmove``. (A front end
+    following the draft sends nothing else during a search; a script piped into the engine
+    gets its commands executed one after the other.)
+
+    :meth:`handle` executes one line synchronously (for tests and embedding)."""
 
     def __init__(self, backend: Backend, out: TextIO, log: TextIO | None = None):
         self.backend = backend
@@ -336,15 +346,15 @@ class SiuServer:
         self._decls = {d.name.lower(): d for d in backend.options()}
         self.position: object | None = None
         self.ready = False
-        self._worker: threading.Thread | None = None
-        self._active = False
+        self._active = False  # a search runs and has not written its bestmove
+        self._infinite = False
+        self._pending = 0  # commands queued, not yet started
         self._stop = threading.Event()
 
     # -- output ---------------------------------------------------------------------
     def say(self, line: str, end_search: bool = False) -> None:
         """Write one protocol line (thread-safe). ``end_search``: this is the search's
-        ``bestmove``; the server is idle again from the moment it is written (so a ``go``
-        that answers it is never refused as "busy")."""
+        ``bestmove``; the server counts as idle from the moment it is written."""
         with self._lock:
             if end_search:
                 self._active = False
@@ -364,19 +374,62 @@ class SiuServer:
 
     # -- input ----------------------------------------------------------------------
     def run(self, inp: TextIO) -> int:
-        """Serve until ``quit`` or the end of ``inp``. Returns the exit status (0)."""
-        try:
-            for raw in iter(inp.readline, ""):
-                if not self.handle(raw):
-                    break
-        finally:
-            self.shutdown()
+        """Serve until ``quit`` or the end of ``inp``. Returns the exit status (0).
+
+        ``quit`` with nothing queued stops a running search (its ``bestmove`` is still
+        written) and exits; behind queued commands it waits for them. The end of input
+        waits for queued commands and a running search (an infinite one is stopped)."""
+        import queue
+
+        q: queue.Queue = queue.Queue()
+        disp = threading.Thread(target=self._dispatch, args=(q,), name="siu-dispatch", daemon=True)
+        disp.start()
+        for raw in iter(inp.readline, ""):
+            line = raw.rstrip("\r\n")
+            if self.log is not None:
+                with self._lock:
+                    self.log.write("> " + line + "\n")
+            tokens = line.split()
+            if not tokens:
+                continue
+            cmd = tokens[0]
+            with self._lock:
+                pending, active = self._pending, self._active
+            if cmd == "stop":
+                if active:
+                    self._stop.set()
+                continue
+            if cmd == "quit":
+                if not pending:
+                    self._stop.set()
+                break
+            if cmd == "isready" and active and not pending:
+                self.say("readyok")
+                continue
+            with self._lock:
+                self._pending += 1
+            q.put(line)
+        q.put(None)
+        while disp.is_alive():
+            if self._active and self._infinite:
+                self._stop.set()
+            disp.join(0.05)
         return 0
 
-    def handle(self, raw: str) -> bool:
-        """Handle one input line. Returns False after ``quit``."""
+    def _dispatch(self, q) -> None:
+        while True:
+            line = q.get()
+            if line is None:
+                return
+            with self._lock:
+                self._pending -= 1
+            self.handle(line, logged=True)
+
+    def handle(self, raw: str, logged: bool = False) -> bool:
+        """Execute one input line (a ``go`` runs its search to the end here). Returns
+        False for ``quit``."""
         line = raw.rstrip("\r\n")
-        if self.log is not None:
+        if self.log is not None and not logged:
             with self._lock:
                 self.log.write("> " + line + "\n")
         tokens = line.split()
@@ -406,23 +459,14 @@ class SiuServer:
         self.say("siuok")
 
     def _cmd_isready(self, args):
-        if not self.searching:
-            try:
-                self.backend.prepare()
-            except HeuriError as e:
-                self.error("bad-option", f"start-up failed: {e}")
-            self.ready = True
+        try:
+            self.backend.prepare()
+        except HeuriError as e:
+            self.error("bad-option", f"start-up failed: {e}")
+        self.ready = True
         self.say("readyok")
 
-    def _busy(self, what: str) -> bool:
-        if self.searching:
-            self.say(f"info string ignored {what}: a search is running (send stop first)")
-            return True
-        return False
-
     def _cmd_setoption(self, args):
-        if self._busy("setoption"):
-            return
         name, value = parse_setoption(args)
         decl = self._decls.get(name.lower())
         if decl is None:
@@ -433,21 +477,15 @@ class SiuServer:
             self.say(f"info string {msg}")
 
     def _cmd_siunewgame(self, args):
-        if self._busy("siunewgame"):
-            return
         self.position = None
         self.backend.new_game()
 
     def _cmd_position(self, args):
-        if self._busy("position"):
-            return
         self.position = None  # a refused position leaves none (see the module notes)
         cgp, moves, rack = split_position(args)
         self.position = self.backend.set_position(cgp, moves, rack)
 
     def _cmd_go(self, args):
-        if self._busy("go"):
-            return
         params = parse_go(args)
         if self.position is None:
             self.error("no-position", "go before a valid position; send 'position cgp <cgp>' first")
@@ -460,26 +498,20 @@ class SiuServer:
         if not self.ready:  # the draft requires isready before the first go; be lenient
             self.backend.prepare()
             self.ready = True
-        self._stop = threading.Event()
-        self._active = True
-        self._worker = threading.Thread(target=self._search, args=(self.position, params, self._stop),
-                                        name="siu-search", daemon=True)
-        self._worker.start()
+        stop = threading.Event()
+        with self._lock:
+            self._stop = stop
+            self._infinite = params.infinite
+            self._active = True
+        self._search(self.position, params, stop)
 
-    def _cmd_stop(self, args):
-        if self.searching:
-            self._stop.set()
+    def _cmd_stop(self, args):  # reached only through handle(): nothing runs then
+        pass
 
     def _cmd_quit(self, args):
         return False
 
-    def shutdown(self, timeout: float = 30.0) -> None:
-        """Stop a running search and wait for its ``bestmove``."""
-        if self._worker is not None:
-            self._stop.set()
-            self._worker.join(timeout)
-
-    # -- the search thread ----------------------------------------------------------
+    # -- searching ------------------------------------------------------------------
     def _search(self, position, params: GoParams, stop: threading.Event) -> None:
         timer = None
         best = "pass"
