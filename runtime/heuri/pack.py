@@ -27,7 +27,7 @@ PACK_FORMAT = 1
 REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
             "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
             "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
-            "keys/completers.npy")
+            "keys/completers.npy", "graph/arcs.npy", "graph/root.npy")
 
 SEPTET, REDUCED_OCTET = 1, 2
 
@@ -72,6 +72,22 @@ class KeySet:
         return len(self.code)
 
 
+@dataclass(frozen=True)
+class WordGraph:
+    """The pack's minimised GADDAG (pipeline/wordgraph.py), memory-mapped.
+
+    - ``arcs``: (n_arcs,) uint64, one arc a word: bits 0-31 child node (0 = none), bits
+      32-39 tile id (``L`` = the GADDAG separator), bit 40 accepts, bit 41 last arc of its
+      node. A node is the index of its first arc; the separator arc, if any, comes first.
+    - ``root``: the root node (int).
+
+    Walked by :mod:`heuri.movegen` (move generation, cross-checks, word look-ups).
+    """
+
+    arcs: np.ndarray
+    root: int
+
+
 class LanguagePack:
     """A built language pack: ``spec`` (LanguageSpec), ``manifest`` (dict), ``keys``
     (KeySet, memory-mapped) and the Parquet artifacts, read on demand.
@@ -105,6 +121,13 @@ class LanguagePack:
         if not path.is_file():
             raise PackError(f"{path}: no such artifact in the {self.code} pack")
         return pq.read_table(path, memory_map=True)
+
+    @cached_property
+    def graph(self) -> WordGraph:
+        """The word graph (GADDAG), memory-mapped on first use."""
+        gd = self.root / "graph"
+        return WordGraph(np.load(gd / "arcs.npy", mmap_mode="r"),
+                         int(np.load(gd / "root.npy")[0]))
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -142,7 +165,7 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
         root = build_root() / str(lang)
     code = root.name
     if not (root / "manifest.json").is_file():
-        known = sorted(d.name for d in build_root().glob("*/manifest.json")) if build_root().is_dir() else []
+        known = sorted(d.parent.name for d in build_root().glob("*/manifest.json")) if build_root().is_dir() else []
         if not (LEXICONS / code / "spec.toml").is_file() and not p.is_dir():
             langs = sorted(q.parent.name for q in LEXICONS.glob("*/spec.toml"))
             raise PackError(f"no language {code!r}: lexicons/ has {langs}, built packs: {known or 'none'}")
