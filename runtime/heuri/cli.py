@@ -174,6 +174,81 @@ def cmd_show(args) -> int:
     return 0
 
 
+def cmd_best(args) -> int:
+    """Rank the candidate moves of a position with an evaluator (heuri.evaluate): move, j,
+    e, p, v, leave and a fish mark, as a table or (--json) one JSON object per line with
+    exactly those keys."""
+    import json
+
+    from .evaluate import make_evaluator
+    from .pack import load_pack
+
+    opts = {}
+    if args.engine != "greedy" and args.k is not None:
+        opts["k"] = args.k
+    if args.engine == "heuri3":
+        if args.top_n is not None:
+            opts["top"] = args.top_n
+        if args.exact:
+            opts["exact"] = True
+    if args.engine == "heuri1" and args.no_penalty:
+        opts["penalty"] = False
+    if args.cgp:
+        from .cgp import guess_language
+        from .game import Position
+
+        pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+        pos = Position.from_cgp(args.cgp, pack.spec)
+        ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
+        title = "CGP position"
+    elif args.gcg:
+        from .gcg import read_gcg, replay
+        from .probability import augmented_bag
+
+        game = read_gcg(Path(args.gcg))
+        pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.gcg))
+        spec = pack.spec
+        r = replay(game, spec)
+        events = [st.event for st in r.steps]
+        if args.turn is None:
+            with_rack = [i for i, ev in enumerate(events) if ev.rack and ev.kind in ("play", "exchange", "pass")]
+            if not with_rack:
+                raise HeuriError(f"{args.gcg}: no event records a rack; cannot rank a position")
+            n = with_rack[-1]
+        else:
+            n = args.turn
+        if not 0 <= n < len(events) or not events[n].rack:
+            raise HeuriError(f"{args.gcg}: --turn {n}: the position after {n} events needs the rack of "
+                             f"event {n + 1}, which the record does not give")
+        board = r.board_at(n)
+        rack = np.bincount(spec.parse_tiles(events[n].rack), minlength=spec.n_kinds).astype(np.int64)
+        U = augmented_bag(spec, board.letters, board.blanks, rack)
+        ranking = make_evaluator(pack, args.engine, **opts).rank_arrays(
+            board.letters, board.blanks, rack, U, max(0, int(U.sum()) - spec.rack_size))
+        title = f"{args.gcg} after {n} events, {events[n].nick} to move with {events[n].rack}"
+    else:
+        raise HeuriError("best: give --cgp \"CGP\" or --gcg GAME.gcg")
+    rows = ranking.rows(pack.spec, args.top)
+    try:
+        if args.json:
+            for row in rows:
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            from rich.console import Console
+            from rich.table import Table
+
+            t = Table(title=f"{args.engine}: {title} ({len(ranking)} candidates)")
+            for col in ("#", "move", "j", "e", "p", "v", "leave", "fish"):
+                t.add_column(col, justify="right" if col in ("#", "j", "e", "p", "v") else "left")
+            for i, row in enumerate(rows, 1):
+                t.add_row(str(i), row["move"], str(row["j"]), f"{row['e']:.2f}", f"{row['p']:.4f}",
+                          f"{row['v']:.2f}", row["leave"], "fish" if row["fish"] else "")
+            Console().print(t)
+    except BrokenPipeError:  # `heuri best ... | head`
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -208,6 +283,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (j, e, p, v, leave, fish)")
+    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP or GCG record")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
+    src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
+    p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
+                   "last event that records a rack)")
+    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3"), default="heuri3")
+    p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
+    p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")
+    p.add_argument("--top-n", type=int, default=None, help="heuri3: placements re-valued with δ after the move (default 20)")
+    p.add_argument("--exact", action="store_true", help="heuri3: re-value every placement with δ after the move")
+    p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
+    p.set_defaults(func=cmd_best)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

@@ -1,0 +1,413 @@
+"""Move evaluators: greedy, Heuri_1, Heuri_2 and Heuri_3 (HEURI.md, paper §4).
+
+Each evaluator ranks every candidate move of a turn (placements, exchanges when the rule
+allows them, the pass) by a value ``v`` and reports for each: ``j`` (the move's score,
+points; 0 for an exchange or the pass), ``e`` (the expected bingo value of the leave next
+turn, points), ``p`` (the probability of drawing into a bingo key), ``v``, the leave, and
+the *fish* flag (``e > j``).
+
+- ``greedy``: ``v = j``.
+- ``heuri1``: ``v = j + p·b − d``, ``p`` over the septets, ``b = 50 + k(σ_L + ā·t)`` (ā the
+  language's average tile value, 1.92 in Spanish; t = R − |L| tiles drawn) and ``d`` the
+  defensive penalty (:func:`defensive_penalty`, 20/10/5; ``penalty=False`` turns it off).
+  Here ``e`` is reported as ``p·b``.
+- ``heuri2``: ``v = j + e``, ``e = Σ_{s ∈ septets} p(s | L)·(50 + k·σ(s))``, k = 2.5.
+- ``heuri3``: ``v = j + e``, ``e = Σ_{s ∈ septets ∪ reduced octets} δ(s)·p(s | L)·(50 + kσ(s))``
+  with δ the board-dependent landability of :mod:`heuri.bingo`. δ of the current board is
+  computed once per turn; every candidate is first valued with it, then the best ``top``
+  (N = 20) placements are re-valued with δ of the board after the move and re-ranked
+  (``exact=True`` re-values every placement). Exchanges and the pass leave the board
+  unchanged, so the current δ is exact for them. The final order: the re-valued moves by
+  their new v, then the others by v.
+
+Entry points: ``make_evaluator(pack, name, **options)``; then ``ev.rank(position)`` (a
+:class:`heuri.game.Position`) or ``ev.rank_arrays(letters, blanks, rack, unseen, bag_size)``
+→ :class:`Ranking`; ``ev.choose(position)`` → :class:`heuri.move.Move` (the fast path for
+match runners: the same ranking, only the best move converted); ``ev.best_record(...)``
+returns the MOVE_DTYPE record without building Move objects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from .errors import HeuriError
+from .probability import BINOM, bingo_value, default_bag_size, leave_table
+
+VOWELS = frozenset("AEIOU")
+
+
+class EvaluatorError(HeuriError):
+    """An unknown evaluator name or a bad option."""
+
+
+@dataclass
+class Ranking:
+    """Candidates of one turn, best first (arrays of equal length n).
+
+    - ``moves``: (n,) MOVE_DTYPE records; ``j`` (n,) int64 points; ``e``, ``p``, ``v`` (n,)
+      float64; ``leaves`` (n, L+1) uint8; ``fish`` (n,) bool (e > j); ``revalued`` (n,)
+      bool (Heuri_3: e and p computed with δ of the board after the move).
+    """
+
+    moves: np.ndarray
+    j: np.ndarray
+    e: np.ndarray
+    p: np.ndarray
+    v: np.ndarray
+    leaves: np.ndarray
+    fish: np.ndarray
+    revalued: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def rows(self, spec, top: int | None = None) -> list[dict]:
+        """The first ``top`` candidates as dicts with exactly the keys move, j, e, p, v,
+        leave, fish (move in GCG notation, leave with ``?`` for a blank and ``[CH]``
+        brackets; e, p, v rounded to 4 decimals)."""
+        from .move import Move
+
+        out = []
+        n = len(self) if top is None else min(top, len(self))
+        for i in range(n):
+            mv = Move.from_record(self.moves[i], spec)
+            lv = self.leaves[i]
+            leave = spec.format_tiles(np.repeat(np.arange(len(lv)), lv), blank="?")
+            out.append({"move": mv.gcg(spec), "j": int(self.j[i]), "e": round(float(self.e[i]), 4),
+                        "p": round(float(self.p[i]), 4), "v": round(float(self.v[i]), 4),
+                        "leave": leave, "fish": bool(self.fish[i])})
+        return out
+
+
+@njit(cache=True)
+def _delta_sums(keys, new, counts, val, U, leave, N, t, binom):
+    """Σ (new − old)·val·p(s | L) and Σ (new − old)·p(s | L) over the changed keys (new is
+    δ after the move, old = not new), unnormalised (the caller divides by C(N, t))."""
+    de = 0.0
+    dp = 0.0
+    K = U.shape[0]
+    for q in range(keys.shape[0]):
+        k = keys[q]
+        a = 1.0
+        for x in range(K):
+            d = counts[k, x] - leave[x]
+            if d < 0 or d > U[x]:
+                a = 0.0
+                break
+            if d > 0:
+                a *= binom[U[x], d]
+        if a == 0.0:
+            continue
+        sgn = 1.0 if new[q] else -1.0
+        de += sgn * a * val[k]
+        dp += sgn * a
+    return de, dp
+
+
+def _leave_codes(rack: np.ndarray, leaves: np.ndarray) -> np.ndarray:
+    """Row of each leave in probability.sub_multisets(rack) (mixed radix)."""
+    idx = np.zeros(len(leaves), np.int64)
+    stride = 1
+    for x in np.flatnonzero(rack):
+        idx += leaves[:, x].astype(np.int64) * stride
+        stride *= int(rack[x]) + 1
+    return idx
+
+
+def _new_squares(rec):
+    """(rows, cols, tiles) of the squares a placement record fills from the rack."""
+    n = int(rec["length"])
+    new = np.asarray(rec["new"][:n])
+    i = np.flatnonzero(new)
+    if rec["across"]:
+        rows = np.full(len(i), int(rec["row"]))
+        cols = int(rec["col"]) + i
+    else:
+        rows = int(rec["row"]) + i
+        cols = np.full(len(i), int(rec["col"]))
+    return rows, cols, np.asarray(rec["tiles"][:n])[i].astype(np.int8)
+
+
+# -- defensive penalty -----------------------------------------------------------------------
+def _penalty_maps(spec, letters: np.ndarray):
+    """Per-square penalties (N, N) int for a new tile: (any tile, vowel only).
+
+    Interpretation of paper §4.2 (González et al. 2008), on the board before the move: a
+    new tile on a line (row or column) strictly between two empty triple-word squares at
+    most 8 squares apart (a 9× word could cover both) costs 20; a vowel next to an empty
+    premium word square on a line holding an empty triple- and an empty double-word
+    square within 8 squares of each other and of the tile (a 6×) costs 10; a tile within
+    a span of at most 8 squares holding two empty double-word squares (a 4×) costs 5."""
+    N = spec.board_size
+    lay = np.array([list(r) for r in spec.board])
+    empty = np.asarray(letters) < 0
+    tw = (lay == "T") & empty
+    dw = ((lay == "D") | (lay == "*")) & empty
+    any_pen = np.zeros((N, N), np.int64)
+    vow_pen = np.zeros((N, N), np.int64)
+    for transpose in (False, True):
+        T = tw.T if transpose else tw
+        D = dw.T if transpose else dw
+        A = np.zeros((N, N), np.int64)
+        V = np.zeros((N, N), np.int64)
+        for r in range(N):
+            t = np.flatnonzero(T[r])
+            d = np.flatnonzero(D[r])
+            for a in t:
+                for b in t:
+                    if a < b <= a + 7:
+                        A[r, a + 1:b] = np.maximum(A[r, a + 1:b], 20)
+            for a in d:
+                for b in d:
+                    if a < b <= a + 7:
+                        A[r, a:b + 1] = np.maximum(A[r, a:b + 1], 5)
+            for a in t:
+                for b in d:
+                    lo, hi = min(a, b), max(a, b)
+                    if hi - lo <= 7:
+                        for q in (a - 1, a + 1, b - 1, b + 1):
+                            if 0 <= q < N and max(hi, q) - min(lo, q) <= 7:
+                                V[r, q] = max(V[r, q], 10)
+        if transpose:
+            A, V = A.T, V.T
+        any_pen = np.maximum(any_pen, A)
+        vow_pen = np.maximum(vow_pen, V)
+    return any_pen, vow_pen
+
+
+def defensive_penalty(spec, letters: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """Heuri_1's d for each move (n,) float64 (see :func:`_penalty_maps`); 0 for exchanges
+    and the pass. Vowels: tiles whose symbol is one of A E I O U."""
+    any_pen, vow_pen = _penalty_maps(spec, letters)
+    vowel = np.array([t in VOWELS for t in spec.tiles] + [False])
+    n = len(moves)
+    d = np.zeros(n)
+    pl = np.flatnonzero(moves["kind"] == 0)
+    if len(pl) == 0:
+        return d
+    m = moves[pl]
+    i = np.arange(15)
+    rows = np.where(m["across"][:, None], m["row"][:, None], m["row"][:, None] + i[None, :]).astype(np.int64)
+    cols = np.where(m["across"][:, None], m["col"][:, None] + i[None, :], m["col"][:, None]).astype(np.int64)
+    live = m["new"] & (i[None, :] < m["length"][:, None])
+    N = spec.board_size
+    rows = np.clip(rows, 0, N - 1)
+    cols = np.clip(cols, 0, N - 1)
+    tiles = np.clip(m["tiles"].astype(np.int64), 0, spec.n_letters)
+    pen = np.where(live, any_pen[rows, cols], 0)
+    pv = np.where(live & vowel[tiles], vow_pen[rows, cols], 0)
+    d[pl] = np.maximum(pen, pv).max(axis=1)
+    return d
+
+
+# -- evaluators ------------------------------------------------------------------------------
+class Evaluator:
+    """Base class: candidate generation and ranking. Subclasses set :meth:`_values`.
+
+    Options (keyword arguments): ``k`` (2.5, the σ multiplier of a bingo's value).
+    """
+
+    name = "base"
+
+    def __init__(self, pack, k: float = 2.5):
+        self.pack = pack
+        self.spec = pack.spec
+        self.k = float(k)
+        self._val = bingo_value(np.asarray(pack.keys.sigma), self.k)
+
+    # entry points ---------------------------------------------------------------------
+    def rank(self, position, moves: np.ndarray | None = None) -> Ranking:
+        """Rank the candidates of a :class:`heuri.game.Position` for the player to move.
+        U = ``position.unseen()`` (bag + other racks), bag size ``position.bag_size``."""
+        b = position.board
+        return self.rank_arrays(b.letters, b.blanks, position.rack, position.unseen(),
+                                position.bag_size, moves=moves)
+
+    def rank_arrays(self, letters, blanks, rack, unseen=None, bag_size: int | None = None,
+                    moves: np.ndarray | None = None) -> Ranking:
+        """Rank the candidates of raw arrays: ``letters`` (N, N) int8 (-1 empty),
+        ``blanks`` (N, N) bool, ``rack`` (L+1,) counts, ``unseen`` U (L+1,) counts (default:
+        full set − board − rack), ``bag_size`` (default: |U| − R). ``moves``: the
+        candidates (MOVE_DTYPE) if already generated; default: every legal move from
+        :func:`heuri.movegen.generate` (exchanges when the bag allows, the pass)."""
+        from .movegen import generate, leaves as move_leaves
+        from .probability import augmented_bag
+
+        spec = self.spec
+        letters = np.asarray(letters, np.int8)
+        blanks = np.asarray(blanks, bool)
+        rack = np.asarray(rack, np.int64)
+        U = augmented_bag(spec, letters, blanks, rack) if unseen is None else np.asarray(unseen, np.int64)
+        if bag_size is None:
+            bag_size = default_bag_size(U, spec.rack_size)
+        if moves is None:
+            moves = generate(self.pack, letters, blanks, rack, bag_size=bag_size, exchanges=True)
+            moves = _with_pass(moves)
+        lv = move_leaves(rack, moves) if len(moves) else np.zeros((0, spec.n_kinds), np.uint8)
+        j = moves["score"].astype(np.int64)
+        e, p, extra = self._values(letters, blanks, rack, U, int(bag_size), moves, lv)
+        v = j + e - extra.get("d", 0.0)
+        rev = np.zeros(len(moves), bool)
+        order = np.lexsort((np.arange(len(moves)), -v))
+        if "refine" in extra:
+            order, e, p, v, rev = extra["refine"](order, e, p, v)
+        return Ranking(moves[order], j[order], e[order], p[order], v[order], lv[order],
+                       (e > j)[order], rev[order])
+
+    def best_record(self, letters, blanks, rack, unseen=None, bag_size=None):
+        """The best candidate's MOVE_DTYPE record (see :meth:`rank_arrays`)."""
+        r = self.rank_arrays(letters, blanks, rack, unseen, bag_size)
+        return r.moves[0]
+
+    def choose(self, position):
+        """The move to play (:class:`heuri.move.Move`): the top of :meth:`rank`; the pass
+        when there is no candidate."""
+        from .move import Move, Pass
+
+        r = self.rank(position)
+        if len(r) == 0:
+            return Pass()
+        return Move.from_record(r.moves[0], self.spec)
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        raise NotImplementedError
+
+
+def _with_pass(moves: np.ndarray) -> np.ndarray:
+    """Append the pass when the generator did not list it."""
+    if len(moves) and (moves["kind"] == 2).any():
+        return moves
+    rec = np.zeros(1, moves.dtype)
+    rec["kind"] = 2
+    rec["tiles"] = -1
+    return np.concatenate([moves, rec])
+
+
+class Greedy(Evaluator):
+    """v = j: the top-scoring move (ties: the move generator's order)."""
+
+    name = "greedy"
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        z = np.zeros(len(moves))
+        return z, z.copy(), {}
+
+
+class Heuri1(Evaluator):
+    """v = j + p·b − d (González et al. 2008; paper §4.2). Options: ``k`` (2.5),
+    ``penalty`` (True: d = 20/10/5 from :func:`defensive_penalty`)."""
+
+    name = "heuri1"
+
+    def __init__(self, pack, k: float = 2.5, penalty: bool = True):
+        super().__init__(pack, k)
+        self.penalty = bool(penalty)
+        self._septets = np.asarray(pack.keys.is_septet)
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        spec = self.spec
+        leaves, _, p_tab = leave_table(self.pack, rack, U, self._septets, self._val, bag_size)
+        li = _leave_codes(rack, lv)
+        p = p_tab[li]
+        vals = spec.value_vector()
+        sigma_l = lv.astype(np.int64) @ vals
+        t = spec.rack_size - lv.sum(axis=1).astype(np.int64)
+        b = 50.0 + self.k * (sigma_l + spec.average_tile_value * t)
+        e = p * b
+        extra = {}
+        if self.penalty:
+            extra["d"] = defensive_penalty(spec, letters, moves)
+        return e, p, extra
+
+
+class Heuri2(Evaluator):
+    """v = j + e, e over the septets (Ramírez et al. 2009). Option ``k`` (2.5)."""
+
+    name = "heuri2"
+
+    def __init__(self, pack, k: float = 2.5):
+        super().__init__(pack, k)
+        self._septets = np.asarray(pack.keys.is_septet)
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        _, e_tab, p_tab = leave_table(self.pack, rack, U, self._septets, self._val, bag_size)
+        li = _leave_codes(rack, lv)
+        return e_tab[li], p_tab[li], {}
+
+
+class Heuri3(Evaluator):
+    """v = j + e, e over pure septets ∪ reduced octets weighted by δ (González et al. 2012,
+    the paper's engine). Options: ``k`` (2.5), ``top`` (N = 20 placements re-valued with δ
+    of the board after the move), ``exact`` (False; True re-values every placement)."""
+
+    name = "heuri3"
+
+    def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False):
+        super().__init__(pack, k)
+        if top < 0:
+            raise EvaluatorError(f"heuri3: top must be >= 0, got {top}")
+        self.top = int(top)
+        self.exact = bool(exact)
+        self.last_delta = None
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        from .bingo import BoardDelta
+
+        spec = self.spec
+        bd = BoardDelta(self.pack, letters, keep_lanes=self.top > 0 or self.exact)
+        self.last_delta = bd
+        _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
+        li = _leave_codes(rack, lv)
+        e = e_tab[li]
+        p = p_tab[li]
+        N = int(U.sum())
+        R = spec.rack_size
+        counts = np.ascontiguousarray(self.pack.keys.counts)
+
+        def refine(order, e, p, v):
+            e = e.copy(); p = p.copy(); v = v.copy()
+            rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
+            placements = order[moves["kind"][order] == 0]
+            chosen = placements if self.exact else placements[: self.top]
+            for i in chosen:
+                t = R - int(lv[i].sum())
+                if t > bag_size or t > N or t < 0:
+                    rev[i] = True
+                    continue
+                rows, cols, tiles = _new_squares(moves[i])
+                keys, new = bd.changes(rows, cols, tiles, leave=lv[i])
+                if len(keys):
+                    de, dp = _delta_sums(keys, new, counts, self._val, U, lv[i].astype(np.int64),
+                                         N, t, BINOM)
+                    c = comb(N, t)
+                    e[i] = max(e[i] + de / c, 0.0)
+                    p[i] = max(p[i] + dp / c, 0.0)
+                    v[i] = moves["score"][i] + e[i]
+                rev[i] = True
+            # re-valued moves first (by their new v), then the rest in their order
+            rv = order[rev[order]]
+            rest = order[~rev[order]]
+            if len(rv):
+                rv = rv[np.lexsort((np.arange(len(rv)), -v[rv]))]
+            return np.concatenate([rv, rest]).astype(np.int64), e, p, v, rev
+
+        return e, p, {"refine": refine}
+
+
+EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3}
+
+
+def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
+    """The evaluator called ``name`` (greedy, heuri1, heuri2, heuri3) for ``pack``, with its
+    options (see each class). Raises EvaluatorError for an unknown name or option."""
+    cls = EVALUATORS.get(name)
+    if cls is None:
+        raise EvaluatorError(f"unknown evaluator {name!r}; choose one of {', '.join(EVALUATORS)}")
+    try:
+        return cls(pack, **options)
+    except TypeError as ex:
+        raise EvaluatorError(f"{name}: {ex}") from None

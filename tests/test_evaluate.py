@@ -1,0 +1,220 @@
+"""heuri.evaluate: the four evaluators' values against their definitions, Heuri_3's
+re-valuation against δ recomputed on the board after the move, closed and open boards,
+and the `heuri best` command."""
+from __future__ import annotations
+
+import json
+from math import comb
+
+import numpy as np
+import pytest
+
+from heuri.bingo import delta, random_board
+from heuri.evaluate import (EvaluatorError, _new_squares, defensive_penalty, make_evaluator)
+from heuri.probability import (augmented_bag, bingo_value, board_counts, leave_index, leave_table,
+                               p_key)
+
+N = 15
+
+
+def vec(spec, text):
+    return np.bincount(spec.parse_tiles(text), minlength=spec.n_kinds).astype(np.int64)
+
+
+def midgame(pack, seed, n_words=10):
+    """A random legal board and a rack drawn from what is left."""
+    spec = pack.spec
+    rng = np.random.default_rng(seed)
+    b, bl = random_board(pack, n_words, rng)
+    left = spec.distribution() - board_counts(spec, b, bl)
+    tiles = np.repeat(np.arange(spec.n_kinds), left)
+    rng.shuffle(tiles)
+    rack = np.bincount(tiles[:7], minlength=spec.n_kinds)
+    return b, bl, rack
+
+
+def test_greedy_is_top_score(pack_en):
+    b, bl, rack = midgame(pack_en, 1)
+    r = make_evaluator(pack_en, "greedy").rank_arrays(b, bl, rack)
+    assert r.j[0] == r.moves["score"].max()
+    assert (r.v == r.j).all() and (np.diff(r.v) <= 0).all()
+    assert (r.e == 0).all() and not r.fish.any()
+
+
+def test_heuri2_values_are_the_definition(pack_es):
+    """v = j + e with e = Σ_septets p(s | L)(50 + 2.5σ), checked key by key for a few
+    candidates (p_key over the whole key set)."""
+    spec = pack_es.spec
+    b, bl, rack = midgame(pack_es, 2)
+    r = make_evaluator(pack_es, "heuri2").rank_arrays(b, bl, rack)
+    U = augmented_bag(spec, b, bl, rack)
+    counts = np.asarray(pack_es.keys.counts)
+    sept = np.asarray(pack_es.keys.is_septet)
+    val = bingo_value(pack_es.keys.sigma)
+    np.testing.assert_allclose(r.v, r.j + r.e)
+    for i in (0, 1, 5, len(r) // 2):
+        p = p_key(U, r.leaves[i], counts)
+        assert r.e[i] == pytest.approx((p * val * sept).sum(), rel=1e-9, abs=1e-12)
+        assert r.p[i] == pytest.approx((p * sept).sum(), rel=1e-9, abs=1e-12)
+    assert (np.diff(r.v) <= 1e-9).all()
+    assert r.fish.tolist() == (r.e > r.j).tolist()
+
+
+def test_heuri1_b_and_penalty(pack_es):
+    spec = pack_es.spec
+    b, bl, rack = midgame(pack_es, 3)
+    ev = make_evaluator(pack_es, "heuri1", penalty=False)
+    r = ev.rank_arrays(b, bl, rack)
+    vals = spec.value_vector()
+    for i in range(5):
+        lv = r.leaves[i].astype(np.int64)
+        t = 7 - lv.sum()
+        bb = 50 + 2.5 * (lv @ vals + 1.92 * t)
+        assert r.e[i] == pytest.approx(r.p[i] * bb)
+        assert r.v[i] == pytest.approx(r.j[i] + r.e[i])
+    # the defensive penalty: a tile between the two triple-word squares of row 1 costs 20
+    board = np.full((N, N), -1, np.int8)
+    board[1, 3] = spec.tile_id("A")  # something to hook on
+    rec = np.zeros(3, dtype=r.moves.dtype)
+    rec["kind"] = [0, 0, 1]
+    rec["row"] = [0, 4, 0]
+    rec["col"] = [3, 5, 0]
+    rec["across"] = [False, False, False]
+    rec["length"] = [1, 1, 1]
+    rec["tiles"][:, 0] = [spec.tile_id("L"), spec.tile_id("L"), spec.tile_id("L")]
+    rec["new"][:, 0] = True
+    d = defensive_penalty(spec, board, rec)
+    assert d[0] == 20 and d[2] == 0  # row 1 (index 0), between A1 and H1; the exchange is free
+    assert d[1] == 5  # F5: between the double-word squares E5 and K5
+
+
+def test_heuri3_revalued_equals_full_recomputation(pack_es):
+    """The best N placements' e and p equal leave_table with δ recomputed on the board
+    after each move; exact mode does it for every placement."""
+    spec = pack_es.spec
+    b, bl, rack = midgame(pack_es, 4)
+    U = augmented_bag(spec, b, bl, rack)
+    val = bingo_value(pack_es.keys.sigma)
+    for ev, n in ((make_evaluator(pack_es, "heuri3"), 20), (make_evaluator(pack_es, "heuri3", exact=True), None)):
+        r = ev.rank_arrays(b, bl, rack)
+        rev = np.flatnonzero(r.revalued & (r.moves["kind"] == 0))
+        if n is not None:
+            assert len(rev) == min(20, (r.moves["kind"] == 0).sum())
+            assert rev.max() < len(rev) + (r.moves["kind"] != 0).sum()  # they come first
+        else:
+            assert r.revalued.all()
+        sample = rev[:6] if n is not None else np.random.default_rng(0).choice(rev, 6, replace=False)
+        for i in sample:
+            rows, cols, tiles = _new_squares(r.moves[i])
+            after = b.copy()
+            after[rows, cols] = tiles
+            d = delta(pack_es, after)
+            _, e, p = leave_table(pack_es, rack, U, d, val)
+            li = leave_index(rack, r.leaves[i])
+            assert r.e[i] == pytest.approx(e[li], rel=1e-9, abs=1e-9)
+            assert r.p[i] == pytest.approx(p[li], rel=1e-9, abs=1e-12)
+            assert r.v[i] == pytest.approx(r.j[i] + r.e[i])
+
+
+def test_heuri3_exchanges_and_pass(pack_en):
+    """Exchanges are candidates (j = 0) only when the bag allows; the pass always."""
+    b, bl, rack = midgame(pack_en, 5)
+    ev = make_evaluator(pack_en, "heuri3")
+    U = augmented_bag(pack_en.spec, b, bl, rack)
+    r = ev.rank_arrays(b, bl, rack, U, bag_size=20)
+    kinds = r.moves["kind"]
+    assert (kinds == 1).sum() == len(np.unique(r.leaves[kinds == 1], axis=0)) > 60
+    assert (kinds == 2).sum() == 1
+    assert (r.j[kinds != 0] == 0).all()
+    r2 = ev.rank_arrays(b, bl, rack, U, bag_size=6)  # English: an exchange needs 7 in the bag
+    assert (r2.moves["kind"] == 1).sum() == 0 and (r2.moves["kind"] == 2).sum() == 1
+    # fewer tiles in the bag than a leave needs: e = 0 for it
+    r3 = ev.rank_arrays(b, bl, rack, U, bag_size=2)
+    t = 7 - r3.leaves.sum(axis=1)
+    assert (r3.e[t > 2] == 0).all()
+
+
+def closed_board(spec):
+    """Every square filled except isolated holes: no lane of any length."""
+    b = np.full((N, N), spec.tile_id("E"), np.int8)
+    for r in range(N):
+        for c in range(N):
+            if (r + c) % 2:
+                b[r, c] = -1
+    return b
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_closed_board_zero_e(lang, request):
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    b = closed_board(spec)
+    d = delta(pack, b)
+    assert not d.any()
+    rack = vec(spec, "AEIRST?") if lang == "en" else vec(spec, "AEIRSO?")
+    U = spec.distribution() - rack
+    U = np.maximum(U - 0, 0)
+    _, e, p = leave_table(pack, rack, U, d, bingo_value(pack.keys.sigma), bag_size=50)
+    assert (e == 0).all() and (p == 0).all()
+    # Heuri_2 ignores the board: the same leaves are worth a lot there
+    _, e2, _ = leave_table(pack, rack, U, np.asarray(pack.keys.is_septet), bingo_value(pack.keys.sigma), bag_size=50)
+    assert e2.max() > 30
+
+
+@pytest.mark.parametrize("lang,word,weak", [("es", "CASA", "QX"), ("en", "HOUSE", "QV")])
+def test_open_board_orders_of_magnitude(lang, word, weak, request):
+    """One word on the board: e(AEIRS) is tens of points (es 68.3, en 47.5), a weak leave
+    a point or less (QX 0.78, QV 0.70) — the paper's orders of magnitude."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    b = np.full((N, N), -1, np.int8)
+    w = spec.tokenise(word)
+    b[7, 6:6 + len(w)] = w
+    rack = vec(spec, "AEIRS" + weak)
+    U = augmented_bag(spec, b, np.zeros((N, N), bool), rack)
+    _, e, p = leave_table(pack, rack, U, delta(pack, b), bingo_value(pack.keys.sigma))
+    good = e[leave_index(rack, vec(spec, "AEIRS"))]
+    bad = e[leave_index(rack, vec(spec, weak))]
+    assert 30 < good < 90 and 0 < bad < 3
+    assert good == pytest.approx({"es": 68.32, "en": 47.47}[lang], abs=0.01)
+
+
+def test_make_evaluator_errors(pack_en):
+    with pytest.raises(EvaluatorError, match="unknown evaluator"):
+        make_evaluator(pack_en, "heuri9")
+    with pytest.raises(EvaluatorError, match="heuri2"):
+        make_evaluator(pack_en, "heuri2", top=3)
+
+
+def test_choose_on_position(pack_en):
+    from heuri.game import Position
+    from heuri.move import Placement
+
+    spec = pack_en.spec
+    pos = Position.initial(spec, [vec(spec, "AEIRSTN"), vec(spec, "OOOOOOO")])
+    for name in ("greedy", "heuri1", "heuri2", "heuri3"):
+        m = make_evaluator(pack_en, name).choose(pos)
+        assert isinstance(m, Placement) and sum(m.new) == 7  # a bingo on the empty board
+    r = make_evaluator(pack_en, "heuri3").rank(pos)
+    assert r.j[0] == max(r.j)
+
+
+def test_cli_best_json(pack_es, capsys):
+    from heuri.cli import main
+
+    rc = main(["best", "--gcg", "/work/shared/cases/gcg/es/001.gcg", "--turn", "10", "--json", "--top", "3"])
+    assert rc == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    rows = [json.loads(x) for x in lines]
+    assert len(rows) == 3
+    assert all(list(r) == ["move", "j", "e", "p", "v", "leave", "fish"] for r in rows)
+    # the record: p1 holds ?BGJÑOT and played N4 ÑaJO for 72
+    assert rows[0]["move"] == "N4 ÑaJO" and rows[0]["j"] == 72 and rows[0]["leave"] == "BGT"
+    assert rows[0]["v"] == pytest.approx(rows[0]["j"] + rows[0]["e"], abs=1e-3)
+
+
+def test_cli_best_errors(pack_es, capsys):
+    from heuri.cli import main
+
+    assert main(["best", "--gcg", "/work/shared/cases/gcg/es/001.gcg", "--turn", "999"]) == 2
+    assert "--turn" in capsys.readouterr().err
