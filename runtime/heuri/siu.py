@@ -312,13 +312,37 @@ class Backend:
         """The text after ``info string provenance`` for a search of ``position``."""
         return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon=none"
 
-    def search(self, position: object, params: GoParams, stop: threading.Event,
+    def search(self, position: object, params: GoParams, stop: "SearchStop",
                emit: Callable[[str], None]) -> str:
         """Run one search: print ``info`` lines with ``emit`` (one line each, no newline),
-        check ``stop`` at safe points and return early with the best so far when it is
+        check ``stop.is_set()`` (a :class:`SearchStop`: ``stop`` arrived or ``movetime`` ran
+        out) at safe points and return early with the best so far when it is
         set, and return the ``bestmove`` text (e.g. ``"8D.DJINN"``, ``"ex.QV"``,
         ``"pass"``)."""
         raise NotImplementedError
+
+
+class SearchStop:
+    """The stop signal of one search: set by ``stop``/``quit`` (:meth:`set`) or reached at
+    a deadline (``movetime``, seconds of :func:`time.monotonic`). Behaves like a
+    :class:`threading.Event` for the backend (:meth:`is_set`, :meth:`wait`); the deadline
+    is checked when asked, so no timer thread is started per search."""
+
+    def __init__(self, deadline: float | None = None):
+        self._ev = threading.Event()
+        self.deadline = deadline
+
+    def set(self) -> None:
+        self._ev.set()
+
+    def is_set(self) -> bool:
+        return self._ev.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            timeout = left if timeout is None else min(timeout, left)
+        return self._ev.wait(None if timeout is None else max(timeout, 0.0)) or self.is_set()
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -498,7 +522,10 @@ class SiuServer:
         if not self.ready:  # the draft requires isready before the first go; be lenient
             self.backend.prepare()
             self.ready = True
-        stop = threading.Event()
+        deadline = None
+        if params.movetime_ms is not None and not params.infinite:
+            deadline = time.monotonic() + params.movetime_ms / 1000.0
+        stop = SearchStop(deadline)
         with self._lock:
             self._stop = stop
             self._infinite = params.infinite
@@ -512,8 +539,7 @@ class SiuServer:
         return False
 
     # -- searching ------------------------------------------------------------------
-    def _search(self, position, params: GoParams, stop: threading.Event) -> None:
-        timer = None
+    def _search(self, position, params: GoParams, stop: SearchStop) -> None:
         best = "pass"
         try:
             honoured = self.backend.honoured(params.mode) | {"movetime", "infinite"}
@@ -522,10 +548,6 @@ class SiuServer:
                 ignored.append("movetime")
             for p in dict.fromkeys(ignored + params.bad):
                 self.say(f"info string ignored {p}")
-            if params.movetime_ms is not None and not params.infinite:
-                timer = threading.Timer(params.movetime_ms / 1000.0, stop.set)
-                timer.daemon = True
-                timer.start()
             self.say("info string provenance " + self.backend.provenance(position))
             best = self.backend.search(position, params, stop, self.say)
         except SiuError as e:
@@ -535,9 +557,6 @@ class SiuServer:
 
             traceback.print_exc(file=sys.stderr)
             self.error("internal", f"{type(e).__name__}: {e}".replace("\n", " "))
-        finally:
-            if timer is not None:
-                timer.cancel()
         if params.infinite:
             stop.wait()
         self.say(f"bestmove {best}", end_search=True)
@@ -881,7 +900,7 @@ class HeuriBackend(Backend):
             pl._choose = choose
         return pl
 
-    def search(self, sp: SiuPosition, params: GoParams, stop: threading.Event,
+    def search(self, sp: SiuPosition, params: GoParams, stop: "SearchStop",
                emit: Callable[[str], None]) -> str:
         if params.mode == "gen":
             return self._gen(sp, params, stop, emit)
