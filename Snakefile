@@ -16,7 +16,8 @@ for _d in sorted(Path("lexicons").iterdir()):
 
 # Every artifact of a pack; the manifest depends on all of them.
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
-        "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "manifest.json"]
+        "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "bingo/meta.json",
+        "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
 COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
@@ -67,6 +68,12 @@ rule keys:
         "build/{lang}/reduced_octets.parquet", "build/{lang}/keys.json",
         directory("build/{lang}/keys"),
     shell: "{PY} -m pipeline.keys {input.spec} {input.words} build/{wildcards.lang}"
+
+rule bingo_index:
+    input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", keydir="build/{lang}/keys",
+           code=code("bingo_index")
+    output: "build/{lang}/bingo/meta.json"
+    shell: "{PY} -m pipeline.bingo_index {input.spec} build/{wildcards.lang}"
 
 rule manifest:
     input:

@@ -21,6 +21,7 @@ Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
   replacing one blank of ``blank_order[i]`` by a letter (those in the key set).
 - ``lex.npy`` (m,) uint64 sorted: every word of at most 10 tiles encoded
   ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups.
+- ``meta.json``: the counts.
 """
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from heuri.spec import load_spec
+
+from .common import write_json
 
 BITS = 6
 
@@ -146,8 +149,15 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
     np.save(bd / "blank_ptr.npy", ptr)
     np.save(bd / "blank_child.npy", ch)
     np.save(bd / "lex.npy", lex_codes(table))
-    return {"words_r": int(len(w7)), "words_r1": int(len(w8)), "blank_keys": int(len(order)),
-            "blank_edges": int(len(ch))}
+    meta = {"rack_size": R, "words_r": int(len(w7)), "words_r1": int(len(w8)),
+            "blank_keys": int(len(order)), "blank_edges": int(len(ch))}
+    write_json(meta, bd / "meta.json")
+    return meta
+
+
+def build_step(spec_file: Path, outdir: Path) -> None:
+    """pipeline.build.EXTRA_STEPS entry: the bingo index of the pack in ``outdir``."""
+    build_bingo_index(spec_file, outdir)
 
 
 def main(argv=None) -> None:

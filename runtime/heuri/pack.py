@@ -27,7 +27,7 @@ PACK_FORMAT = 1
 REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
             "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
             "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
-            "keys/completers.npy", "graph/arcs.npy", "graph/root.npy")
+            "keys/completers.npy", "graph/arcs.npy", "graph/root.npy", "bingo/meta.json")
 
 SEPTET, REDUCED_OCTET = 1, 2
 
@@ -128,6 +128,14 @@ class LanguagePack:
         gd = self.root / "graph"
         return WordGraph(np.load(gd / "arcs.npy", mmap_mode="r"),
                          int(np.load(gd / "root.npy")[0]))
+
+    @cached_property
+    def bingo(self):
+        """The bingo index of :mod:`heuri.bingo` (pipeline/bingo_index.py: word bitsets,
+        word → key maps, blank links, word codes), memory-mapped on first use."""
+        from .bingo import bingo_index
+
+        return bingo_index(self)
 
     @cached_property
     def words(self) -> frozenset[str]:
