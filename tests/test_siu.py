@@ -480,3 +480,17 @@ def test_child_endgame(engine, pack_es):
     lines = e.read_until(lambda s: s.startswith("info string error"))
     assert "needs an empty bag" in lines[-1]
     assert np.array_equal(pos.rack, pos.racks[pos.to_move])
+
+
+def test_child_cgp_lex_op_wins_over_the_lexicon_option(engine, pack_en):
+    """The draft: an opcode names the lexicon for its position. The engine runs Spanish;
+    `lex CSW21;` reads this position with the English pack (W is no Spanish tile)."""
+    e = engine
+    e.send(f"position cgp {EMPTY} WAXIEST/ 0/0 0 lex CSW21;")
+    lines = e.go("go gen")
+    assert lines[0].endswith(f"lexicon={pack_en.id}")
+    assert lines[-1] == "bestmove " + _infos(lines, "gen")[0][3]
+    e.send(f"position cgp {EMPTY} WAXIEST/ 0/0 0")  # without it: Spanish, and W is refused
+    e.send("isready")
+    lines = e.read_until(lambda s: s == "readyok")
+    assert lines[0].startswith("info string error bad-position") and "'W'" in lines[0]

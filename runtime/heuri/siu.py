@@ -29,6 +29,9 @@ Protocol decisions (where the draft leaves room):
   spin out of range) answers ``info string error bad-option <Name> <reason>`` and keeps the
   current value. ``bad-option`` is heuri's own code (the draft lists five codes and allows
   free text).
+- A CGP ``lex``/``ld`` operation naming another language than the ``Lexicon`` option (FISE…
+  → es, CSW/NWL/TWL/OSPD… → en, ODS/FRA… → fr) reads that position with that language's
+  pack (the draft: the opcode wins); a name heuri does not know keeps the ``Lexicon`` pack.
 - Unknown commands answer ``info string error unknown-command <cmd>`` and are otherwise
   ignored; ``stop`` while idle is ignored silently.
 - ``movetime`` is a deadline: the search ends at it or sooner (heuri's static evaluation is
@@ -626,6 +629,31 @@ def resolve_hidden(pos):
                                hidden=(0,) * len(pos.hidden))
 
 
+#: CGP ``lex`` name prefixes and ``ld`` names → heuri language codes (upper case)
+LEX_LANGUAGES = (("FISE", "es"), ("FILE", "es"), ("SPANISH", "es"), ("NWL", "en"), ("TWL", "en"),
+                 ("CSW", "en"), ("OSPD", "en"), ("SOWPODS", "en"), ("ENGLISH", "en"), ("ODS", "fr"),
+                 ("FRA", "fr"), ("FRENCH", "fr"))
+
+
+def cgp_language(cgp: str) -> str | None:
+    """Language code named by a CGP's ``ld`` or ``lex`` operation (``lex FISE2;`` → es,
+    ``ld english;`` → en), or None when there is none or heuri does not know the name.
+
+    >>> cgp_language("15/15 A/ 0/0 0 lex CSW21; ld english;"), cgp_language("x / 0/0 0")
+    ('en', None)
+    """
+    import re
+
+    for op in ("ld", "lex"):
+        m = re.search(rf"(?:^|[\s;]){op}\s+([^;]+);", cgp)
+        if m:
+            name = m.group(1).strip().upper()
+            for prefix, code in LEX_LANGUAGES:
+                if name.startswith(prefix):
+                    return code
+    return None
+
+
 class HeuriBackend(Backend):
     """heuri behind :class:`SiuServer`: packs, positions, move generation, the evaluators
     of :mod:`heuri.evaluate` and the endgame search of :mod:`heuri.endgame`.
@@ -722,6 +750,15 @@ class HeuriBackend(Backend):
         from .game import Position
 
         pack = self.pack
+        code = cgp_language(cgp)
+        if code is not None and code != pack.spec.code:
+            # the draft: an opcode (lex/ld) wins over the Lexicon option for this position
+            from .pack import load_pack
+
+            try:
+                pack = load_pack(code)
+            except HeuriError as e:
+                raise SiuError("bad-position", f"the CGP names a {code} lexicon: {e}") from None
         spec = pack.spec
         try:
             pos = Position.from_cgp(cgp, spec)
@@ -735,13 +772,13 @@ class HeuriBackend(Backend):
             pos = dataclasses.replace(pos, hidden=hidden)
         pos = resolve_hidden(pos)
         for i, text in enumerate(moves):
-            pos, rack_known = self._apply(pos, text, i, rack_known)
+            pos, rack_known = self._apply(pack, pos, text, i, rack_known)
         if rack is not None:
             pos = self._set_rack(pos, rack)
             rack_known = True
         return SiuPosition(pack, resolve_hidden(pos), rack_known)
 
-    def _apply(self, pos, text: str, i: int, rack_known: bool):
+    def _apply(self, pack, pos, text: str, i: int, rack_known: bool):
         """Position after the player to move plays ``text`` (the ``i``-th of ``moves``);
         the mover's drawn tiles are unknown. Returns ``(position, rack of the new player
         to move known?)``."""
@@ -802,7 +839,7 @@ class HeuriBackend(Backend):
         racks[s], hidden[s] = R, h
         pre = dataclasses.replace(pos, racks=tuple(racks), hidden=tuple(hidden), bag=bag)
         try:
-            post = pre.after(move, (), words=self.pack.words)
+            post = pre.after(move, (), words=pack.words)
         except MoveError as e:
             raise SiuError("bad-move", f"{where}: {e} [{e.kind}]") from None
         if not post.over:  # the mover draws unseen tiles
