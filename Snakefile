@@ -16,8 +16,8 @@ for _d in sorted(Path("lexicons").iterdir()):
 
 # Every artifact of a pack; the manifest depends on all of them.
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
-        "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "bingo/meta.json",
-        "manifest.json"]
+        "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "graph/meta.json",
+        "bingo/meta.json", "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
 COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
@@ -68,6 +68,11 @@ rule keys:
         "build/{lang}/reduced_octets.parquet", "build/{lang}/keys.json",
         directory("build/{lang}/keys"),
     shell: "{PY} -m pipeline.keys {input.spec} {input.words} build/{wildcards.lang}"
+
+rule wordgraph:
+    input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", code=code("wordgraph")
+    output: "build/{lang}/graph/arcs.npy", "build/{lang}/graph/root.npy", "build/{lang}/graph/meta.json"
+    shell: "{PY} -m pipeline.wordgraph {input.spec} {input.words} build/{wildcards.lang}/graph"
 
 rule bingo_index:
     input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", keydir="build/{lang}/keys",

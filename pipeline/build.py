@@ -18,6 +18,10 @@ from .words import build_words
 #: after the keys and before the manifest (e.g. the move generator's word graph).
 EXTRA_STEPS: list = []
 
+from .wordgraph import build_step as _wordgraph_step  # noqa: E402  (heuri.movegen's GADDAG)
+
+EXTRA_STEPS.append(_wordgraph_step)
+
 from .bingo_index import build_step as _bingo_step  # noqa: E402  (heuri.bingo's δ index)
 
 EXTRA_STEPS.append(_bingo_step)

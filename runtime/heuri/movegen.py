@@ -1,0 +1,853 @@
+"""Move generation: every legal move of a position, with scores, as a structured array.
+
+The search walks the pack's GADDAG (``pack.graph``, built by pipeline/wordgraph.py) from
+each anchor square leftwards, then over the separator rightwards (Gordon 1994, "A faster
+Scrabble move generation algorithm", Software—Practice and Experience 24(2)), with
+cross-checks as letter bitmasks and scores summed on the way. It is compiled with numba
+(``@njit(cache=True)``) and written with an explicit stack (numba's on-disk cache does not
+work for recursive functions). Moves come back as one NumPy array of :data:`MOVE_DTYPE`;
+nothing per move is a Python object.
+
+Conventions (Quackle/MAGPIE counting):
+
+- a placement is listed once per distinct (squares, letters, which new tiles are blanks):
+  a blank and a real tile of the same letter are different moves;
+- a one-tile play is listed once per (square, letter), written across when the tile has a
+  left or right neighbour on the board, else down; on the empty board only across plays
+  are listed (the first move covers the centre square ``*``);
+- every distinct exchange (each distinct sub-multiset of the rack, 1 to
+  ``min(rack_size, bag_size)`` tiles) is listed once when the bag holds at least
+  ``spec.exchange_min_bag`` tiles, and the pass once.
+
+Scores (RULES.md): letter and word premiums count only under newly placed tiles; each
+cross-word is scored in full (its own premiums under the new tile); a blank scores
+``spec.blank_value`` (0) whatever letter it stands for; ``spec.bingo_bonus`` is added when
+exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
+
+>>> import numpy as np
+>>> from heuri import load_pack                                  # doctest: +SKIP
+>>> pack = load_pack("en")                                      # doctest: +SKIP
+>>> N, L = 15, pack.spec.n_letters                              # doctest: +SKIP
+>>> letters = np.full((N, N), -1, np.int8); blanks = np.zeros((N, N), bool)  # doctest: +SKIP
+>>> rack = np.zeros(L + 1, np.int64); rack[pack.spec.parse_tiles("JOINTS?")] += 1  # doctest: +SKIP
+>>> moves = generate(pack, letters, blanks, rack, bag_size=86)  # doctest: +SKIP
+>>> moves[moves["score"].argmax()]["score"]                     # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import weakref
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .errors import HeuriError
+
+#: One move (the contract between modules, notes/common.md). Aligned: 56 bytes a move.
+#:
+#: - ``kind`` int8: 0 placement, 1 exchange, 2 pass.
+#: - ``row``, ``col`` int8: first square of the whole main word (played-through squares
+#:   included), 0-based; row 0 = GCG row "1", col 0 = column "A". Exchange/pass: 0.
+#: - ``across`` bool: the main word runs left to right (else top to bottom).
+#: - ``length`` int8: squares of the main word; exchange: tiles exchanged; pass: 0.
+#: - ``tiles`` int8[15]: placement: the letter id on each square of the main word
+#:   (played-through included; a blank shows the letter it stands for); exchange: the tile
+#:   ids returned, ascending, blank = L. Entries at and after ``length`` are -1.
+#: - ``new`` bool[15]: placement: the square is filled from the rack; exchange: True for
+#:   the ``length`` tiles returned.
+#: - ``blank`` bool[15]: that new tile is a blank (exchange: the tile returned is a blank).
+#: - ``n_tiles`` int8: tiles taken from the rack (placed or exchanged).
+#: - ``score`` int32: points of the move (exchange, pass: 0).
+MOVE_DTYPE = np.dtype([("kind", "i1"), ("row", "i1"), ("col", "i1"), ("across", "?"),
+                       ("length", "i1"), ("tiles", "i1", (15,)), ("new", "?", (15,)),
+                       ("blank", "?", (15,)), ("n_tiles", "i1"), ("score", "<i4")], align=True)
+
+PLACEMENT, EXCHANGE, PASS = 0, 1, 2
+
+_REC = 56
+_O_KIND, _O_ROW, _O_COL, _O_ACROSS, _O_LEN = 0, 1, 2, 3, 4
+_O_TILES, _O_NEW, _O_BLANK, _O_NT, _O_SCORE = 5, 20, 35, 50, 52
+assert MOVE_DTYPE.itemsize == _REC and MOVE_DTYPE.fields["score"][1] == _O_SCORE
+assert MOVE_DTYPE.fields["tiles"][1] == _O_TILES and MOVE_DTYPE.fields["new"][1] == _O_NEW
+assert MOVE_DTYPE.fields["blank"][1] == _O_BLANK and MOVE_DTYPE.fields["n_tiles"][1] == _O_NT
+
+_MAXN = 15  # largest board the move record holds
+
+
+class MoveGenError(HeuriError):
+    """A position given to the move generator is malformed: wrong board shape or dtype, a
+    letter id out of range, a blank flag on an empty square, a rack of the wrong length,
+    with negative counts or more tiles than the rack holds."""
+
+
+# -- the GADDAG, one uint64 an arc (pipeline/wordgraph.py) --------------------------------
+_NEXT = np.uint64(0xFFFFFFFF)
+_S_TILE = np.uint64(32)
+_S_ACC = np.uint64(40)
+_S_LAST = np.uint64(41)
+_ONE = np.uint64(1)
+_FF = np.uint64(0xFF)
+
+
+@njit(cache=True, inline="always")
+def _a_tile(w):
+    return np.int64((w >> _S_TILE) & _FF)
+
+
+@njit(cache=True, inline="always")
+def _a_next(w):
+    return np.int64(w & _NEXT)
+
+
+@njit(cache=True, inline="always")
+def _a_acc(w):
+    return ((w >> _S_ACC) & _ONE) != 0
+
+
+@njit(cache=True, inline="always")
+def _a_last(w):
+    return ((w >> _S_LAST) & _ONE) != 0
+
+
+@njit(cache=True)
+def _find(arcs, node, t, sep):
+    """Index of the arc for tile ``t`` out of ``node``, or -1."""
+    if node == 0:
+        return -1
+    a = node
+    while True:
+        w = arcs[a]
+        x = _a_tile(w)
+        if x == t:
+            return a
+        if (x > t and x != sep) or _a_last(w):
+            return -1
+        a += 1
+
+
+@njit(cache=True)
+def _is_word(arcs, root, tiles, sep):
+    """True when the tile ids ``tiles`` spell a word: the path rev(word) is in the GADDAG."""
+    node = root
+    acc = False
+    n = len(tiles)
+    if n == 0:
+        return False
+    for j in range(n - 1, -1, -1):
+        a = _find(arcs, node, tiles[j], sep)
+        if a < 0:
+            return False
+        w = arcs[a]
+        acc = _a_acc(w)
+        node = _a_next(w)
+    return acc
+
+
+@njit(cache=True)
+def _cross_impl(arcs, root, letters, blanks, values, L):
+    """Cross-checks of every square for both directions (see :func:`cross_checks`)."""
+    N = letters.shape[0]
+    full = np.uint64((1 << L) - 1)
+    mask = np.zeros((2, N, N), np.uint64)
+    csum = np.zeros((2, N, N), np.int32)
+    has = np.zeros((2, N, N), np.bool_)
+    for d in range(2):
+        # the perpendicular step: an across placement is checked against its column
+        dr = 1 if d == 0 else 0
+        dc = 0 if d == 0 else 1
+        for r in range(N):
+            for c in range(N):
+                if letters[r, c] >= 0:
+                    continue
+                n_p = 0  # tiles before (above / left)
+                while True:
+                    rr = r - dr * (n_p + 1)
+                    cc = c - dc * (n_p + 1)
+                    if rr < 0 or cc < 0 or letters[rr, cc] < 0:
+                        break
+                    n_p += 1
+                n_s = 0  # tiles after (below / right)
+                while True:
+                    rr = r + dr * (n_s + 1)
+                    cc = c + dc * (n_s + 1)
+                    if rr >= N or cc >= N or letters[rr, cc] < 0:
+                        break
+                    n_s += 1
+                if n_p == 0 and n_s == 0:
+                    mask[d, r, c] = full
+                    continue
+                has[d, r, c] = True
+                s = 0
+                for j in range(1, n_p + 1):
+                    rr = r - dr * j
+                    cc = c - dc * j
+                    if not blanks[rr, cc]:
+                        s += values[letters[rr, cc]]
+                for j in range(1, n_s + 1):
+                    rr = r + dr * j
+                    cc = c + dc * j
+                    if not blanks[rr, cc]:
+                        s += values[letters[rr, cc]]
+                csum[d, r, c] = s
+                # the word P x S is in the GADDAG as rev(S) x rev(P)
+                node = root
+                for j in range(n_s, 0, -1):
+                    a = _find(arcs, node, letters[r + dr * j, c + dc * j], L)
+                    if a < 0:
+                        node = 0
+                        break
+                    node = _a_next(arcs[a])
+                if node == 0:
+                    continue
+                m = np.uint64(0)
+                a = node
+                while True:
+                    w = arcs[a]
+                    x = _a_tile(w)
+                    if x != L:
+                        if n_p == 0:
+                            if _a_acc(w):
+                                m |= _ONE << np.uint64(x)
+                        else:
+                            n2 = _a_next(w)
+                            ok = True
+                            acc = False
+                            for j in range(1, n_p + 1):
+                                b = _find(arcs, n2, letters[r - dr * j, c - dc * j], L)
+                                if b < 0:
+                                    ok = False
+                                    break
+                                wb = arcs[b]
+                                acc = _a_acc(wb)
+                                n2 = _a_next(wb)
+                            if ok and acc:
+                                m |= _ONE << np.uint64(x)
+                    if _a_last(w):
+                        break
+                    a += 1
+                mask[d, r, c] = m & full
+    return mask, csum, has
+
+
+@njit(cache=True)
+def _grow(buf):
+    nb = np.empty((buf.shape[0] * 2, buf.shape[1]), np.uint8)
+    nb[:buf.shape[0]] = buf
+    return nb
+
+
+@njit(cache=True)
+def _put_score(buf, k, s):
+    buf[k, _O_SCORE] = s & 0xFF
+    buf[k, _O_SCORE + 1] = (s >> 8) & 0xFF
+    buf[k, _O_SCORE + 2] = (s >> 16) & 0xFF
+    buf[k, _O_SCORE + 3] = (s >> 24) & 0xFF
+
+
+@njit(cache=True)
+def _put_place(buf, k, d, i, lo, hi, word, wbl, lt, nt, score):
+    if d == 0:
+        buf[k, _O_ROW] = i
+        buf[k, _O_COL] = lo
+        buf[k, _O_ACROSS] = 1
+    else:
+        buf[k, _O_ROW] = lo
+        buf[k, _O_COL] = i
+        buf[k, _O_ACROSS] = 0
+    buf[k, _O_KIND] = 0
+    n = hi - lo + 1
+    buf[k, _O_LEN] = n
+    for j in range(_MAXN):
+        if j < n:
+            p = lo + j
+            buf[k, _O_TILES + j] = word[p]
+            if lt[p] < 0:
+                buf[k, _O_NEW + j] = 1
+                buf[k, _O_BLANK + j] = 1 if wbl[p] else 0
+            else:
+                buf[k, _O_NEW + j] = 0
+                buf[k, _O_BLANK + j] = 0
+        else:
+            buf[k, _O_TILES + j] = 255
+            buf[k, _O_NEW + j] = 0
+            buf[k, _O_BLANK + j] = 0
+    buf[k, _O_NT] = nt
+    buf[k, 51] = 0
+    _put_score(buf, k, score)
+
+
+@njit(cache=True)
+def _check(letters, blanks, rack, L, rack_size):
+    """0 when the position is well formed, else an error code (see generate)."""
+    N = letters.shape[0]
+    for r in range(N):
+        for c in range(N):
+            x = letters[r, c]
+            if x < -1 or x >= L:
+                return 1
+            if blanks[r, c] and x < 0:
+                return 2
+    tot = 0
+    for t in range(L + 1):
+        if rack[t] < 0:
+            return 3
+        tot += rack[t]
+    if tot > rack_size:
+        return 4
+    return 0
+
+
+@njit(cache=True)
+def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+              blank_ok, L, rack_size, bingo, max_exch, with_pass, want_place):
+    """The whole search. ``rack`` (int64, L+1) is modified during the search and restored.
+
+    Returns (buf, n, err): ``buf[:n]`` is n records of MOVE_DTYPE as bytes."""
+    err = _check(letters, blanks, rack, L, rack_size)
+    buf = np.empty((256, _REC), np.uint8)
+    n = 0
+    if err != 0:
+        return buf, 0, err
+    N = letters.shape[0]
+    total = 0
+    for t in range(L + 1):
+        total += rack[t]
+    empty_board = True
+    for r in range(N):
+        for c in range(N):
+            if letters[r, c] >= 0:
+                empty_board = False
+    # per-line arrays
+    LT = np.empty(N, np.int64)
+    BV = np.empty(N, np.int64)
+    MK = np.empty(N, np.uint64)
+    CS = np.empty(N, np.int64)
+    HS = np.empty(N, np.bool_)
+    LM = np.empty(N, np.int64)
+    WM = np.empty(N, np.int64)
+    AN = np.empty(N, np.bool_)
+    word = np.zeros(N, np.int64)
+    wbl = np.zeros(N, np.bool_)
+    # the explicit stack: a frame fills one square
+    S = 2 * N + 8
+    f_pos = np.empty(S, np.int64)
+    f_ph = np.empty(S, np.int64)
+    f_node = np.empty(S, np.int64)
+    f_arc = np.empty(S, np.int64)
+    f_sub = np.empty(S, np.int64)
+    f_used = np.empty(S, np.int64)
+    f_main = np.empty(S, np.int64)
+    f_wm = np.empty(S, np.int64)
+    f_cross = np.empty(S, np.int64)
+    f_nt = np.empty(S, np.int64)
+    f_lo = np.empty(S, np.int64)
+    if total > 0 and want_place:
+        mask, csum, has = _cross_impl(arcs, root, letters, blanks, values, L)
+        for d in range(2):
+            if empty_board and d == 1:
+                break
+            for i in range(N):
+                if empty_board and i != centre_r:
+                    continue
+                any_anchor = False
+                for j in range(N):
+                    if d == 0:
+                        r = i
+                        c = j
+                    else:
+                        r = j
+                        c = i
+                    x = letters[r, c]
+                    LT[j] = x
+                    BV[j] = 0 if (x < 0 or blanks[r, c]) else values[x]
+                    MK[j] = mask[d, r, c]
+                    CS[j] = csum[d, r, c]
+                    HS[j] = has[d, r, c]
+                    LM[j] = lmul[r, c]
+                    WM[j] = wmul[r, c]
+                    an = False
+                    if x < 0:
+                        if empty_board:
+                            an = r == centre_r and c == centre_c
+                        else:
+                            an = ((r > 0 and letters[r - 1, c] >= 0) or (r < N - 1 and letters[r + 1, c] >= 0)
+                                  or (c > 0 and letters[r, c - 1] >= 0) or (c < N - 1 and letters[r, c + 1] >= 0))
+                    AN[j] = an
+                    any_anchor = any_anchor or an
+                if not any_anchor:
+                    continue
+                prev_anchor = -1
+                for a in range(N):
+                    if not AN[a]:
+                        continue
+                    ll = prev_anchor
+                    prev_anchor = a
+                    if MK[a] == 0:
+                        continue
+                    right_open = a + 1 >= N or LT[a + 1] < 0
+                    # push the anchor frame
+                    sp = 1
+                    f_pos[0] = a
+                    f_ph[0] = 0
+                    f_node[0] = root
+                    f_arc[0] = -1
+                    f_sub[0] = 0
+                    f_used[0] = -1
+                    f_main[0] = 0
+                    f_wm[0] = 1
+                    f_cross[0] = 0
+                    f_nt[0] = 0
+                    f_lo[0] = a
+                    while sp > 0:
+                        f = sp - 1
+                        u = f_used[f]
+                        if u >= 0:
+                            rack[u] += 1
+                            f_used[f] = -1
+                        ar = f_arc[f]
+                        if ar == -2:
+                            sp -= 1
+                            continue
+                        p = f_pos[f]
+                        fixed = LT[p]
+                        isb = False
+                        if fixed >= 0:
+                            ar = _find(arcs, f_node[f], fixed, L)
+                            f_arc[f] = -2
+                            if ar < 0:
+                                sp -= 1
+                                continue
+                            t = fixed
+                        else:
+                            sb = f_sub[f]
+                            if ar == -1:
+                                ar = f_node[f]
+                                sb = 0
+                                if ar == 0:
+                                    sp -= 1
+                                    continue
+                            m = MK[p]
+                            t = -1
+                            while True:
+                                w = arcs[ar]
+                                tt = _a_tile(w)
+                                if tt != L and ((m >> np.uint64(tt)) & _ONE) != 0:
+                                    if sb == 0:
+                                        sb = 1
+                                        if rack[tt] > 0:
+                                            t = tt
+                                            break
+                                    if sb == 1:
+                                        sb = 2
+                                        if rack[L] > 0 and ((blank_ok >> np.uint64(tt)) & _ONE) != 0:
+                                            t = tt
+                                            isb = True
+                                            break
+                                if _a_last(w):
+                                    break
+                                ar += 1
+                                sb = 0
+                            if t < 0:
+                                f_arc[f] = -2
+                                sp -= 1
+                                continue
+                            f_arc[f] = ar
+                            f_sub[f] = sb
+                            u = L if isb else t
+                            rack[u] -= 1
+                            f_used[f] = u
+                        w = arcs[ar]
+                        child = _a_next(w)
+                        acc = _a_acc(w)
+                        if fixed >= 0:
+                            main = f_main[f] + BV[p]
+                            wm = f_wm[f]
+                            cross = f_cross[f]
+                            nt = f_nt[f]
+                        else:
+                            lv = 0 if isb else values[t] * LM[p]
+                            main = f_main[f] + lv
+                            wm = f_wm[f] * WM[p]
+                            nt = f_nt[f] + 1
+                            cross = f_cross[f]
+                            if HS[p]:
+                                cross += (CS[p] + lv) * WM[p]
+                        word[p] = t
+                        wbl[p] = isb
+                        left = total - nt
+                        if f_ph[f] == 0:
+                            lopen = p == 0 or LT[p - 1] < 0
+                            if acc and lopen and right_open and not (d == 1 and nt == 1 and HS[a]):
+                                if n == buf.shape[0]:
+                                    buf = _grow(buf)
+                                sc = main * wm + cross + (bingo if nt == rack_size else 0)
+                                _put_place(buf, n, d, i, p, a, word, wbl, LT, nt, sc)
+                                n += 1
+                            if child != 0:
+                                if lopen and a + 1 < N and (left > 0 or LT[a + 1] >= 0):
+                                    w2 = arcs[child]
+                                    if _a_tile(w2) == L:
+                                        g = sp
+                                        sp += 1
+                                        f_pos[g] = a + 1
+                                        f_ph[g] = 1
+                                        f_node[g] = _a_next(w2)
+                                        f_arc[g] = -1
+                                        f_sub[g] = 0
+                                        f_used[g] = -1
+                                        f_main[g] = main
+                                        f_wm[g] = wm
+                                        f_cross[g] = cross
+                                        f_nt[g] = nt
+                                        f_lo[g] = p
+                                if p > 0 and (LT[p - 1] >= 0 or (p - 1 > ll and left > 0)):
+                                    g = sp
+                                    sp += 1
+                                    f_pos[g] = p - 1
+                                    f_ph[g] = 0
+                                    f_node[g] = child
+                                    f_arc[g] = -1
+                                    f_sub[g] = 0
+                                    f_used[g] = -1
+                                    f_main[g] = main
+                                    f_wm[g] = wm
+                                    f_cross[g] = cross
+                                    f_nt[g] = nt
+                                    f_lo[g] = p - 1
+                        else:
+                            lo = f_lo[f]
+                            if acc and (p + 1 >= N or LT[p + 1] < 0) and not (d == 1 and nt == 1 and HS[a]):
+                                if n == buf.shape[0]:
+                                    buf = _grow(buf)
+                                sc = main * wm + cross + (bingo if nt == rack_size else 0)
+                                _put_place(buf, n, d, i, lo, p, word, wbl, LT, nt, sc)
+                                n += 1
+                            if child != 0 and p + 1 < N and (LT[p + 1] >= 0 or left > 0):
+                                g = sp
+                                sp += 1
+                                f_pos[g] = p + 1
+                                f_ph[g] = 1
+                                f_node[g] = child
+                                f_arc[g] = -1
+                                f_sub[g] = 0
+                                f_used[g] = -1
+                                f_main[g] = main
+                                f_wm[g] = wm
+                                f_cross[g] = cross
+                                f_nt[g] = nt
+                                f_lo[g] = lo
+    # exchanges: every distinct sub-multiset of the rack, odometer over the tile kinds
+    if max_exch > 0 and total > 0:
+        kinds = np.empty(L + 1, np.int64)
+        nk = 0
+        for t in range(L + 1):
+            if rack[t] > 0:
+                kinds[nk] = t
+                nk += 1
+        cnt = np.zeros(nk, np.int64)
+        while True:
+            j = 0
+            while j < nk:
+                if cnt[j] < rack[kinds[j]]:
+                    cnt[j] += 1
+                    break
+                cnt[j] = 0
+                j += 1
+            if j == nk:
+                break
+            size = 0
+            for q in range(nk):
+                size += cnt[q]
+            if size > max_exch:
+                continue
+            if n == buf.shape[0]:
+                buf = _grow(buf)
+            buf[n, :] = 0
+            buf[n, _O_KIND] = 1
+            buf[n, _O_ACROSS] = 0
+            buf[n, _O_LEN] = size
+            buf[n, _O_NT] = size
+            e = 0
+            for q in range(nk):
+                for _ in range(cnt[q]):
+                    buf[n, _O_TILES + e] = kinds[q]
+                    buf[n, _O_NEW + e] = 1
+                    buf[n, _O_BLANK + e] = 1 if kinds[q] == L else 0
+                    e += 1
+            for e2 in range(e, _MAXN):
+                buf[n, _O_TILES + e2] = 255
+            n += 1
+    if with_pass:
+        if n == buf.shape[0]:
+            buf = _grow(buf)
+        buf[n, :] = 0
+        buf[n, _O_KIND] = 2
+        for e2 in range(_MAXN):
+            buf[n, _O_TILES + e2] = 255
+        n += 1
+    return buf, n, 0
+
+
+@njit(cache=True)
+def _leaves(rack, kind, length, tiles, new, blank, L):
+    n = kind.shape[0]
+    out = np.empty((n, L + 1), np.int64)
+    bad = -1
+    for k in range(n):
+        for t in range(L + 1):
+            out[k, t] = rack[t]
+        if kind[k] == 2:
+            continue
+        for j in range(length[k]):
+            if kind[k] == 1:
+                t = tiles[k, j]
+            elif new[k, j]:
+                t = L if blank[k, j] else tiles[k, j]
+            else:
+                continue
+            if t < 0 or t > L:
+                bad = k
+                continue
+            out[k, t] -= 1
+            if out[k, t] < 0:
+                bad = k
+    return out, bad
+
+
+# -- Python side --------------------------------------------------------------------------
+class _Ctx(NamedTuple):
+    arcs: np.ndarray
+    root: int
+    values: np.ndarray
+    lmul: np.ndarray
+    wmul: np.ndarray
+    centre: tuple
+    blank_ok: np.uint64
+    L: int
+    N: int
+    rack_size: int
+    bingo: int
+    exchange_min_bag: int
+
+
+_CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def premiums(spec) -> tuple[np.ndarray, np.ndarray]:
+    """Letter and word multipliers of the spec's board: two (N, N) int64 arrays (``t`` 3,
+    ``d`` 2 letter; ``T`` 3, ``D`` and the centre ``*`` 2 word; else 1)."""
+    N = spec.board_size
+    lm = np.ones((N, N), np.int64)
+    wm = np.ones((N, N), np.int64)
+    for r, row in enumerate(spec.board):
+        for c, ch in enumerate(row):
+            if ch == "t":
+                lm[r, c] = 3
+            elif ch == "d":
+                lm[r, c] = 2
+            elif ch == "T":
+                wm[r, c] = 3
+            elif ch in "D*":
+                wm[r, c] = 2
+    return lm, wm
+
+
+def _context(pack) -> _Ctx:
+    ctx = _CTX.get(pack)
+    if ctx is None:
+        spec = pack.spec
+        L = spec.n_letters
+        N = spec.board_size
+        if N > _MAXN:
+            raise MoveGenError(f"{spec.code}: board {N}x{N} is larger than the {_MAXN}x{_MAXN} "
+                               "the move records hold")
+        g = pack.graph
+        lm, wm = premiums(spec)
+        centre = next((r, row.index("*")) for r, row in enumerate(spec.board) if "*" in row)
+        ok = 0
+        for t, sym in enumerate(spec.tiles):
+            if sym not in spec.blank_cannot_represent:
+                ok |= 1 << t
+        ctx = _Ctx(np.ascontiguousarray(g.arcs), int(g.root), np.array(spec.values, np.int64),
+                   lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
+                   spec.exchange_min_bag)
+        _CTX[pack] = ctx
+    return ctx
+
+
+def _board(ctx: _Ctx, letters, blanks):
+    N = ctx.N
+    letters = np.asarray(letters)
+    blanks = np.asarray(blanks)
+    if letters.shape != (N, N) or blanks.shape != (N, N):
+        raise MoveGenError(f"board: letters {letters.shape} and blanks {blanks.shape} must both "
+                           f"be ({N}, {N})")
+    if letters.dtype != np.int8 or not letters.flags.c_contiguous:
+        if not np.issubdtype(letters.dtype, np.integer):
+            raise MoveGenError(f"board: letters must hold integer tile ids, got {letters.dtype}")
+        if letters.size and (letters.min() < -1 or letters.max() >= ctx.L):
+            bad = np.argwhere((letters < -1) | (letters >= ctx.L))[0]
+            raise MoveGenError(f"board: letter id {letters[tuple(bad)]} at row {bad[0] + 1} "
+                               f"col {bad[1] + 1} is not -1 or a letter 0..{ctx.L - 1}")
+        letters = np.ascontiguousarray(letters, np.int8)
+    if blanks.dtype != np.bool_ or not blanks.flags.c_contiguous:
+        blanks = np.ascontiguousarray(blanks, np.bool_)
+    return letters, blanks
+
+
+def _raise(err: int, ctx: _Ctx, letters, blanks, rack):
+    if err == 1:
+        bad = np.argwhere((letters < -1) | (letters >= ctx.L))[0]
+        raise MoveGenError(f"board: letter id {letters[tuple(bad)]} at row {bad[0] + 1} col "
+                           f"{bad[1] + 1} is not -1 or a letter 0..{ctx.L - 1}")
+    if err == 2:
+        bad = np.argwhere(blanks & (letters < 0))[0]
+        raise MoveGenError(f"board: blank flag on the empty square at row {bad[0] + 1} col {bad[1] + 1}")
+    if err == 3:
+        raise MoveGenError(f"rack: negative count in {rack.tolist()}")
+    if err == 4:
+        raise MoveGenError(f"rack: {int(rack.sum())} tiles, more than the rack size {ctx.rack_size}")
+    raise MoveGenError(f"move generator: error code {err}")
+
+
+def _rack(ctx: _Ctx, rack) -> np.ndarray:
+    r = np.array(rack, dtype=np.int64)  # a copy: the search modifies it
+    if r.shape != (ctx.L + 1,):
+        raise MoveGenError(f"rack: a count vector of length {ctx.L + 1} (letters, blank last) "
+                           f"is expected, got shape {r.shape}")
+    return r
+
+
+def generate(pack, letters, blanks, rack, bag_size: int | None = None,
+             exchanges: bool = True) -> np.ndarray:
+    """Every legal move of a position, scored, as an array of :data:`MOVE_DTYPE`.
+
+    ``pack``: a LanguagePack (its spec and word graph). ``letters``: (N, N) int array, -1
+    empty, else the letter id (a blank holds the letter it stands for); ``blanks``: (N, N)
+    bool, True where the board tile is a blank. ``rack``: count vector (L+1,), blank last,
+    at most ``spec.rack_size`` tiles. ``bag_size``: tiles left in the bag; ``None`` means
+    "enough" (at least ``rack_size``). ``exchanges``: list exchanges (when the bag holds at
+    least ``spec.exchange_min_bag`` tiles, never more tiles than the bag holds) and the
+    pass; False lists placements only.
+
+    Order: placements (across, then down), exchanges, the pass. Conventions and scoring:
+    see the module docstring. Raises MoveGenError (a HeuriError) for a malformed position.
+    """
+    ctx = _CTX.get(pack) or _context(pack)
+    letters, blanks = _board(ctx, letters, blanks)
+    r = _rack(ctx, rack)
+    max_exch = 0
+    if exchanges:
+        bag = ctx.rack_size if bag_size is None else int(bag_size)
+        if bag >= ctx.exchange_min_bag and bag > 0:
+            max_exch = min(ctx.rack_size, bag)
+    buf, n, err = _generate(ctx.arcs, ctx.root, letters, blanks, r, ctx.values, ctx.lmul, ctx.wmul,
+                            ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L, ctx.rack_size,
+                            ctx.bingo, max_exch, bool(exchanges), True)
+    if err:
+        _raise(err, ctx, letters, blanks, r)
+    return buf[:n].view(MOVE_DTYPE).reshape(n)
+
+
+def leaves(rack, moves: np.ndarray) -> np.ndarray:
+    """What stays on the rack after each move: (n, L+1) uint8, ``rack`` minus the tiles the
+    move takes (placed tiles, a blank counted as the blank L; exchanged tiles; nothing for a
+    pass). ``rack``: count vector (L+1,). Raises MoveGenError when a move uses a tile the
+    rack does not hold."""
+    r = np.asarray(rack, dtype=np.int64)
+    if r.ndim != 1:
+        raise MoveGenError(f"rack: a count vector is expected, got shape {r.shape}")
+    L = len(r) - 1
+    out, bad = _leaves(r, moves["kind"], moves["length"], moves["tiles"], moves["new"],
+                       moves["blank"], L)
+    if bad >= 0:
+        raise MoveGenError(f"move {bad} uses tiles the rack {r.tolist()} does not hold")
+    return out.astype(np.uint8)
+
+
+class CrossChecks(NamedTuple):
+    """Per-square constraints for placing a tile, for both directions.
+
+    Index 0 of the first axis is for an across placement (the constraint comes from the
+    square's column: tiles directly above and below), index 1 for a down placement (from
+    its row: tiles directly left and right). Shapes (2, N, N).
+
+    - ``mask`` uint64: bit ``x`` set when letter ``x`` may go on this empty square: the
+      perpendicular word it forms is in the lexicon, or there is no perpendicular
+      neighbour (then all L letter bits are set). 0 on occupied squares.
+    - ``score`` int32: face values of the perpendicular neighbour tiles (blanks 0), the
+      part of the cross-word score that does not depend on the new tile. A new tile of
+      value v on a square with letter multiplier lm and word multiplier wm adds
+      ``(score + v * lm) * wm`` when ``has_cross`` (RULES.md scoring).
+    - ``has_cross`` bool: the square has a perpendicular neighbour (a cross-word forms).
+    """
+
+    mask: np.ndarray
+    score: np.ndarray
+    has_cross: np.ndarray
+
+    def allows(self, across: bool, row: int, col: int, letter: int) -> bool:
+        """True when ``letter`` may be placed at (row, col) in a word of that direction."""
+        return bool((int(self.mask[0 if across else 1, row, col]) >> int(letter)) & 1)
+
+
+def cross_checks(pack, letters, blanks) -> CrossChecks:
+    """Cross-checks of every square of a board (see :class:`CrossChecks`).
+
+    ``letters``: (N, N) int, -1 empty; ``blanks``: (N, N) bool. Walks the word graph:
+    the cross-word P x S is in the GADDAG as the path rev(S) x rev(P). Raises
+    MoveGenError for a malformed board."""
+    ctx = _CTX.get(pack) or _context(pack)
+    letters, blanks = _board(ctx, letters, blanks)
+    err = _check(letters, blanks, np.zeros(ctx.L + 1, np.int64), ctx.L, ctx.rack_size)
+    if err:
+        _raise(err, ctx, letters, blanks, np.zeros(ctx.L + 1, np.int64))
+    return CrossChecks(*_cross_impl(ctx.arcs, ctx.root, letters, blanks, ctx.values, ctx.L))
+
+
+def is_word(pack, tiles) -> bool:
+    """True when the tile ids ``tiles`` (a sequence of letter ids) spell a word of the pack,
+    looked up in the word graph."""
+    ctx = _CTX.get(pack) or _context(pack)
+    t = np.asarray(tiles, dtype=np.int64)
+    return bool(_is_word(ctx.arcs, ctx.root, t, ctx.L))
+
+
+def rack_vector(spec, text: str) -> np.ndarray:
+    """Rack text (``"JOINTS?"``, ``"[CH]A?"``) → count vector (L+1,) int64."""
+    r = np.zeros(spec.n_kinds, np.int64)
+    for t in spec.parse_tiles(text):
+        r[t] += 1
+    return r
+
+
+def describe(spec, move) -> str:
+    """One move as text: ``8D JOINT`` (across: row number then column letter; down: column
+    letter then row number), blanks in lower case, played-through tiles in parentheses;
+    ``-ABC`` for an exchange, ``-`` for a pass. For tests and debugging."""
+    kind = int(move["kind"])
+    L = spec.n_letters
+    if kind == PASS:
+        return "-"
+    if kind == EXCHANGE:
+        return "-" + spec.format_tiles([int(t) for t in move["tiles"][:move["length"]]], blank="?")
+    r, c = int(move["row"]), int(move["col"])
+    coord = f"{r + 1}{chr(65 + c)}" if move["across"] else f"{chr(65 + c)}{r + 1}"
+    parts = []
+    inside = False
+    for j in range(int(move["length"])):
+        t = int(move["tiles"][j])
+        s = spec.tiles[t] if 0 <= t < L else "?"
+        s = f"[{s}]" if len(s) > 1 else s
+        if move["blank"][j]:
+            s = s.lower()
+        if not move["new"][j] and not inside:
+            parts.append("(")
+            inside = True
+        elif move["new"][j] and inside:
+            parts.append(")")
+            inside = False
+        parts.append(s)
+    if inside:
+        parts.append(")")
+    return f"{coord} {''.join(parts)}"
