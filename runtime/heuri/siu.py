@@ -976,7 +976,10 @@ class HeuriBackend(Backend):
         out = set()
         for t in texts:
             try:
-                out.add(Move.from_siu(t, board, spec).siu(spec, board))
+                m = Move.from_siu(t, board, spec)
+                if hasattr(board, "canonical"):  # a one-tile play, written as the generator does
+                    m = board.canonical(m)
+                out.add(m.siu(spec, board))
             except (MoveError, HeuriError) as e:
                 emit(f"info string error bad-move {t}: {e}")
         return out

@@ -38,8 +38,6 @@ import time
 from collections import deque
 from pathlib import Path
 
-import numpy as np
-
 from .errors import HeuriError
 
 SIU_PREFIX = "siu:"
@@ -244,13 +242,7 @@ class SiuEngine:
 def player_cgp(position) -> str:
     """CGP of ``position`` (a :class:`heuri.game.Position`) as the player to move sees it:
     its own rack, every other rack field empty (unknown)."""
-    import dataclasses
-
-    seat = position.to_move
-    racks = tuple(r if i == seat else np.zeros_like(r) for i, r in enumerate(position.racks))
-    hidden = tuple(0 if i == seat else max(1, int(r.sum()) + int(position.hidden[i]))
-                   for i, r in enumerate(position.racks))
-    return dataclasses.replace(position, racks=racks, hidden=hidden).cgp()
+    return position.cgp(hide_others=True)
 
 
 class SiuPlayer:
