@@ -177,3 +177,26 @@ def test_heuri_over_siu_plays_the_same_game_as_in_process(pack_es, tmp_path):
     assert (row_s["score_p1"], row_s["score_p2"]) == (row_i["score_p1"], row_i["score_p2"])
     assert np.array_equal(game_s.position.board.letters, game_i.position.board.letters)
     assert "Traceback" not in err.read_text()
+
+
+def test_both_seats_external_with_heuri_as_referee(pack_es, tmp_path):
+    """Two SIU engines against each other (here heuri's greedy twice, over the protocol):
+    the runner only referees, and the game is the in-process greedy-vs-greedy game."""
+    from heuri.match import play_game
+    from heuri.players import make_player
+
+    a, b = "siu:heuri siu --lang es", "siu:heuri siu"
+    pa = make_player(a, pack_es, siu_options={"options": {"Engine": "greedy"}, "stderr_path": tmp_path / "a"})
+    pb = make_player(b, pack_es, siu_options={"options": {"Engine": "greedy", "Lexicon": "es"},
+                                              "stderr_path": tmp_path / "b"})
+    try:
+        row, gcg, game = play_game(pack_es, {a: pa, b: pb}, a, b, seed=4, pair=0, seat=0, words=pack_es.words)
+    finally:
+        pa.close()
+        pb.close()
+    g = make_player("greedy", pack_es)
+    row_i, _, game_i = play_game(pack_es, {"greedy": g}, "greedy", "greedy", seed=4, pair=0, seat=0,
+                                 words=pack_es.words)
+    assert [(m, s) for _, m, s in game.history] == [(m, s) for _, m, s in game_i.history]
+    assert (row["score_p1"], row["score_p2"]) == (row_i["score_p1"], row_i["score_p2"])
+    assert "#player1" in gcg and row["turns"] == row_i["turns"] > 10
