@@ -494,3 +494,16 @@ def test_child_cgp_lex_op_wins_over_the_lexicon_option(engine, pack_en):
     e.send("isready")
     lines = e.read_until(lambda s: s == "readyok")
     assert lines[0].startswith("info string error bad-position") and "'W'" in lines[0]
+
+
+def test_fake_bug_outside_a_search_keeps_the_engine_serving():
+    class Buggy(FakeBackend):
+        def set_position(self, cgp, moves, rack):
+            raise KeyError("oops")
+
+    w = Wire(Buggy())
+    w.send("position cgp a b c d")
+    w.send("isready")
+    lines, ok = w.read_until(lambda s: s == "readyok")
+    assert ok and lines == ["info string error internal position: KeyError: 'oops'", "readyok"]
+    w.close()

@@ -473,6 +473,11 @@ class SiuServer:
             self.error(e.code, str(e))
         except HeuriError as e:
             self.error("bad-position" if cmd == "position" else "bad-option", str(e))
+        except Exception as e:  # a bug: report it and keep serving
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            self.error("internal", f"{cmd}: {type(e).__name__}: {e}".replace("\n", " "))
         return True
 
     # -- commands -------------------------------------------------------------------
