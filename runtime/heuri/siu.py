@@ -732,17 +732,21 @@ class HeuriBackend(Backend):
         return self._pack
 
     def prepare(self) -> None:
-        """Load the pack and warm the compiled move generator (numba cache)."""
+        """Load the pack and warm the compiled code (numba's cache: move generator,
+        evaluator) once per pack and engine, so the first ``go`` is not slowed down."""
         import numpy as np
 
-        from .board import Board
-        from .movegen import generate
+        from .game import Position
 
         pack = self.pack
-        b = Board.empty(pack.spec)
+        key = ("warm", id(pack), self.engine, self.k, self.best_n)
+        if key in self._players:
+            return
         rack = np.zeros(pack.spec.n_kinds, dtype=np.int64)
-        rack[:min(7, pack.spec.n_letters)] = 1
-        generate(pack, b.letters, b.blanks, rack, bag_size=86)
+        rack[:min(pack.spec.rack_size, pack.spec.n_letters)] = 1
+        pos = Position.initial(pack.spec, [rack, np.zeros_like(rack)])
+        self.evaluator(pack).rank(pos)
+        self._players[key] = True
 
     def provenance(self, position: "SiuPosition | None" = None) -> str:
         pack = position.pack if position is not None else self.pack
