@@ -249,6 +249,13 @@ def cmd_best(args) -> int:
     return 0
 
 
+def cmd_match(args) -> int:
+    """Play a paired match (heuri.match) and print its summary table."""
+    from .match import cli_match
+
+    return cli_match(args)
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -299,6 +306,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exact", action="store_true", help="heuri3: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
+
+    p = sub.add_parser("match", help="paired self-play match between two engines (seats swapped, same tiles)")
+    from .match import add_match_arguments
+
+    add_match_arguments(p)
+    p.set_defaults(func=cmd_match)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

@@ -130,6 +130,9 @@ def game_gcg(game, names: list[str], title: str = "", lexicon: str = "") -> str:
     lines = ["#character-encoding UTF-8", f"#player1 {nick[0]} {names[0]}", f"#player2 {nick[1]} {names[1]}"]
     if lexicon:
         lines.append(f"#lexicon {lexicon}")
+    # the language's name as a tile distribution (Macondo's names: english, spanish, french)
+    # lets `heuri replay` find the pack without --lang
+    lines.append(f"#tile-distribution {spec.name.lower().replace(' ', '_')}")
     if title:
         lines.append(f"#title {title}")
     totals = [0, 0]
@@ -251,6 +254,13 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
     _W["pack"] = pack
     _W["players"] = {n: make_player(n, pack, endgame_options) for n in dict.fromkeys(names)}
     _W["words"] = pack.words if check_words else None
+    # warm-up: the first move of an engine loads compiled code and tables; keep it out of
+    # the time per move
+    from .game import Game
+
+    pos = Game(pack.spec, seed=0).position
+    for p in _W["players"].values():
+        p.choose(pos)
 
 
 def _worker_game(p1: str, p2: str, seed: int, pair: int, seat: int):
@@ -529,3 +539,110 @@ def summary_table(s: dict):
     t.add_row("ms per move", f"{X['ms_per_move']:.1f}", f"{Y['ms_per_move']:.1f}")
     t.add_row("first mover wins", f"{100 * s['first_mover_win_rate']:.1f}%", "")
     return t
+
+
+# -- command line --------------------------------------------------------------------------------
+def add_match_arguments(p) -> None:
+    """The arguments of ``heuri match`` (an argparse parser)."""
+    p.add_argument("--lang", required=True, help="language pack (es, en, fr): build it with snakemake first")
+    p.add_argument("--p1", default="heuri3", help="first engine (default heuri3); see --list")
+    p.add_argument("--p2", default="greedy", help="second engine (default greedy)")
+    p.add_argument("--games", type=int, required=True,
+                   help="games to play; game g is pair g//2 with the seats swapped in its second game")
+    p.add_argument("--seed", type=int, default=1, help="match seed: the same seed gives the same games (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--out", default=None, help="output folder (default matches/<lang>/<p1>-vs-<p2>); "
+                   "games already there are skipped (resume)")
+    p.add_argument("--first-game", type=int, default=0,
+                   help="play games first-game .. first-game+games-1 (an even number; for shards)")
+    p.add_argument("--table", default=None,
+                   help="write this run's games table here instead of <out>/games.parquet (shards)")
+    p.add_argument("--endgame-generations", type=int, default=None,
+                   help="endgame search: move-generator calls per move (default 1500)")
+    p.add_argument("--endgame-width", type=int, default=None,
+                   help="endgame search: placements searched per position (default 12; 0 = all)")
+    p.add_argument("--no-check", action="store_true", help="do not check every played word against the lexicon")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def endgame_options_from(args) -> dict | None:
+    """EndgameSearch keyword arguments from ``--endgame-*`` options (None: defaults)."""
+    opts = {}
+    if getattr(args, "endgame_generations", None) is not None:
+        if args.endgame_generations < 1:
+            raise MatchError(f"--endgame-generations {args.endgame_generations}: must be at least 1")
+        opts["max_generations"] = args.endgame_generations
+        opts["max_nodes"] = max(20000, 20 * args.endgame_generations)
+    if getattr(args, "endgame_width", None) is not None:
+        if args.endgame_width < 0:
+            raise MatchError(f"--endgame-width {args.endgame_width}: must be 0 (all) or more")
+        opts["width"] = args.endgame_width or None
+    return opts or None
+
+
+def cli_match(args) -> int:
+    """``heuri match``: play, then print the summary table (rich) of the requested games."""
+    from rich.console import Console
+
+    res = run_match(args.lang, args.p1, args.p2, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                    first_game=args.first_game, table=args.table, progress=not args.quiet,
+                    endgame_options=endgame_options_from(args), check_words=not args.no_check)
+    con = Console()
+    con.print(summary_table(res.summary))
+    where = args.table or res.out / "games.parquet"
+    con.print(f"{res.played} games played now, {len(res.rows) - res.played} already in {res.out}; "
+              f"table: {where}; game records: {res.out / 'games'}", highlight=False)
+    return 0
+
+
+def read_table(paths) -> list[dict]:
+    """Rows of one or more games tables (Parquet), in file order. Raises MatchError for a
+    missing file or tables of different matches."""
+    import pyarrow.parquet as pq
+
+    rows = []
+    for p in paths:
+        if not Path(p).is_file():
+            raise MatchError(f"{p}: no such games table")
+        rows.extend(pq.read_table(p).to_pylist())
+    keys = {(r["lang"], r["p1"], r["p2"], r["seed"]) for r in rows}
+    if len(keys) > 1:
+        raise MatchError(f"tables of different matches: {sorted(keys)}")
+    return rows
+
+
+def main(argv=None) -> int:
+    """``python -m heuri.match merge OUT.parquet SHARD.parquet ...`` (merge shard tables,
+    print the summary; the Snakemake rule) or ``python -m heuri.match summary T.parquet ...``."""
+    import argparse
+    import sys
+
+    from rich.console import Console
+
+    ap = argparse.ArgumentParser(prog="python -m heuri.match")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("merge", help="merge shard tables into one and print the summary")
+    m.add_argument("out")
+    m.add_argument("tables", nargs="+")
+    s = sub.add_parser("summary", help="print the summary of games tables")
+    s.add_argument("tables", nargs="+")
+    a = ap.parse_args(argv)
+    try:
+        rows = read_table(a.tables)
+        seen = set()
+        for r in rows:
+            gid = (r["pair"], r["seat"])
+            if gid in seen:
+                raise MatchError(f"game pair {gid[0]} seat {gid[1]} appears twice in {a.tables}")
+            seen.add(gid)
+        if a.cmd == "merge":
+            write_table(rows, Path(a.out))
+        Console().print(summary_table(summarise(sorted(rows, key=lambda r: (r["pair"], r["seat"])))))
+    except HeuriError as e:
+        print(f"heuri: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
