@@ -88,3 +88,49 @@ rule manifest:
         code=code("manifest"),
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest}"
+
+
+# ---- self-play matches (issue 5; heuri.match) ------------------------------------------------
+#
+#   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet
+#   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet --config match_games=1000 match_shard=50
+#   snakemake --executor slurm --jobs 100 matches/es/heuri3-vs-greedy.parquet    (a cluster)
+#
+# A match of match_games games (default 1000) is cut into shards of match_shard games (default
+# 50, rounded up to an even number so that both games of a pair stay together); each shard is
+# one single-process job `heuri match --first-game K --games S`, writing its game records and
+# rows into matches/<lang>/<p1>-vs-<p2>/ (shared by the shards, resumable) and its table to
+# shard-KKK.parquet; the merge rule joins the shards into matches/<lang>/<p1>-vs-<p2>.parquet
+# and prints the summary. Engine names: heuri.players.ENGINES (greedy, heuri1..3, heuri3-noend).
+MATCH_GAMES = int(config.get("match_games", 1000))
+MATCH_SHARD = int(config.get("match_shard", 50))
+MATCH_SHARD += MATCH_SHARD % 2
+MATCH_SEED = int(config.get("match_seed", 1))
+MATCH_SHARDS = (MATCH_GAMES + MATCH_SHARD - 1) // MATCH_SHARD
+
+
+def _shard_games(k):
+    return min(MATCH_SHARD, MATCH_GAMES - k * MATCH_SHARD)
+
+
+rule match_shard:
+    wildcard_constraints:
+        p1=r"[A-Za-z0-9_+.]+(?:-[A-Za-z0-9_+.]+)*", p2=r"[A-Za-z0-9_+.]+(?:-[A-Za-z0-9_+.]+)*", k=r"\d+",
+    input: pack="build/{lang}/manifest.json"
+    output: "matches/{lang}/{p1}-vs-{p2}/shard-{k}.parquet"
+    params:
+        first=lambda wc: int(wc.k) * MATCH_SHARD,
+        games=lambda wc: _shard_games(int(wc.k)),
+    threads: 1
+    shell:
+        "{PY} -m heuri match --lang {wildcards.lang} --p1 {wildcards.p1} --p2 {wildcards.p2} "
+        "--games {params.games} --first-game {params.first} --seed {MATCH_SEED} --jobs 1 "
+        "--out matches/{wildcards.lang}/{wildcards.p1}-vs-{wildcards.p2} --table {output} --quiet"
+
+rule match:
+    wildcard_constraints:
+        p1=r"[A-Za-z0-9_+.]+(?:-[A-Za-z0-9_+.]+)*", p2=r"[A-Za-z0-9_+.]+(?:-[A-Za-z0-9_+.]+)*",
+    input:
+        lambda wc: [f"matches/{wc.lang}/{wc.p1}-vs-{wc.p2}/shard-{k:03d}.parquet" for k in range(MATCH_SHARDS)]
+    output: "matches/{lang}/{p1}-vs-{p2}.parquet"
+    shell: "{PY} -m heuri.match merge {output} {input}"
