@@ -1,0 +1,43 @@
+"""Player registry (heuri.players): names, the greedy player, heuri players delegating to
+the evaluators before the bag is empty."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heuri.game import Game
+from heuri.players import ENGINES, EngineError, GreedyPlayer, Player, check_engine, make_player
+
+
+def test_registry_names_and_errors():
+    assert set(ENGINES) == {"greedy", "heuri1", "heuri2", "heuri3", "heuri1-noend", "heuri2-noend",
+                            "heuri3-noend"}
+    with pytest.raises(EngineError, match="unknown engine 'quackle'; choose one of greedy, heuri1"):
+        check_engine("quackle")
+
+
+def test_greedy_plays_the_top_score(pack_es):
+    spec = pack_es.spec
+    game = Game(spec, seed=4)
+    p = make_player("greedy", pack_es)
+    assert isinstance(p, Player) and isinstance(p, GreedyPlayer)
+    for _ in range(6):
+        pos = game.position
+        recs = pos.moves(pack_es, exchanges=False)
+        move = p.choose(pos)
+        # its score is the best of every placement the generator lists
+        assert pos.check(move, pack_es.words) == int(recs["score"].max())
+        game.play(move)
+
+
+def test_heuri_players_use_their_evaluator_before_the_endgame(pack_en):
+    from heuri.evaluate import make_evaluator
+
+    pos = Game(pack_en.spec, seed=2).position
+    for name, ev in (("heuri3", "heuri3"), ("heuri2-noend", "heuri2")):
+        p = make_player(name, pack_en)
+        assert p.name == name and p.choose(pos) == make_evaluator(pack_en, ev).choose(pos)
+        assert p.info == {"endgame": False}
+    assert make_player("heuri3", pack_en).search is not None
+    assert make_player("heuri3-noend", pack_en).search is None
+    assert np.array_equal(pos.rack, Game(pack_en.spec, seed=2).position.rack)  # choose() changes nothing
