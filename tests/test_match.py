@@ -206,3 +206,21 @@ def test_snakemake_shards_dry_run():
     text = r.stdout + r.stderr
     # 10 games in shards of 4 (3 rounded up to an even number): 3 shard jobs and the merge
     assert "match_shard" in text and "3" in text.split("match_shard", 1)[1].split("\n", 1)[0]
+
+
+def test_compare_pairs_games_on_the_same_bags():
+    from heuri.match import compare
+
+    def row(pair, seat, res, spread):
+        return {"pair": pair, "seat": seat, "result_p1": res, "spread": spread}
+
+    a = [row(0, 0, 1.0, 30), row(0, 1, 1.0, 12), row(1, 0, 0.5, 0), row(1, 1, 0.0, -5)]
+    b = [row(0, 0, 1.0, 20), row(0, 1, 0.0, -8), row(1, 0, 0.0, -3), row(9, 9, 1.0, 1)]
+    r = compare(a, b)
+    # matched games: (0,0), (0,1), (1,0); differences 0, 1, 0.5 → mean 0.5, sd 0.5
+    assert r["games"] == 3 and r["changed"] == 2 and r["diff"] == pytest.approx(0.5)
+    half = 1.959964 * 0.5 / 3 ** 0.5
+    assert r["diff_ci"] == pytest.approx((0.5 - half, 0.5 + half), abs=1e-5)
+    assert r["spread_diff"] == pytest.approx((10 + 20 + 3) / 3)
+    with pytest.raises(MatchError):
+        compare(a, [row(5, 0, 1.0, 1)])

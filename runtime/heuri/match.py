@@ -596,12 +596,15 @@ def cli_match(args) -> int:
 
 
 def read_table(paths) -> list[dict]:
-    """Rows of one or more games tables (Parquet), in file order. Raises MatchError for a
-    missing file or tables of different matches."""
+    """Rows of one or more games tables (Parquet files, or match folders: their finished
+    rows), in order. Raises MatchError for a missing file or tables of different matches."""
     import pyarrow.parquet as pq
 
     rows = []
     for p in paths:
+        if Path(p).is_dir():  # a match folder, possibly still being played: its rows
+            rows.extend(sorted(read_rows(Path(p)).values(), key=lambda r: (r["pair"], r["seat"])))
+            continue
         if not Path(p).is_file():
             raise MatchError(f"{p}: no such games table")
         rows.extend(pq.read_table(p).to_pylist())
@@ -611,9 +614,32 @@ def read_table(paths) -> list[dict]:
     return rows
 
 
+def compare(rows_a: list[dict], rows_b: list[dict]) -> dict:
+    """Paired comparison of two matches played on the same seeds (e.g. heuri3 vs greedy and
+    heuri3-noend vs greedy): games are matched on (pair, seat), so both saw the same bag.
+    Returns ``games`` (matched), ``win_rate_a``/``win_rate_b``, ``diff`` (mean of the
+    per-game result differences, a win 1, a draw ½) with ``diff_ci`` (95 %, normal
+    approximation over the paired differences), ``spread_diff`` (mean spread difference)
+    and ``changed`` (games whose result differs). Raises MatchError when no game matches."""
+    b = {(r["pair"], r["seat"]): r for r in rows_b}
+    pairs = [(r, b[(r["pair"], r["seat"])]) for r in rows_a if (r["pair"], r["seat"]) in b]
+    if not pairs:
+        raise MatchError("the two tables share no game (same seed, pair and seat)")
+    d = np.array([x["result_p1"] - y["result_p1"] for x, y in pairs], dtype=float)
+    n = len(d)
+    z = NormalDist().inv_cdf(0.975)
+    half = z * (d.std(ddof=1) / sqrt(n) if n > 1 else 0.0)
+    return {"games": n, "win_rate_a": float(np.mean([x["result_p1"] for x, _ in pairs])),
+            "win_rate_b": float(np.mean([y["result_p1"] for _, y in pairs])),
+            "diff": float(d.mean()), "diff_ci": (float(d.mean() - half), float(d.mean() + half)),
+            "spread_diff": float(np.mean([x["spread"] - y["spread"] for x, y in pairs])),
+            "changed": int((d != 0).sum())}
+
+
 def main(argv=None) -> int:
     """``python -m heuri.match merge OUT.parquet SHARD.parquet ...`` (merge shard tables,
-    print the summary; the Snakemake rule) or ``python -m heuri.match summary T.parquet ...``."""
+    print the summary; the Snakemake rule), ``python -m heuri.match summary T.parquet ...``
+    or ``python -m heuri.match compare A.parquet B.parquet`` (:func:`compare`)."""
     import argparse
     import sys
 
@@ -626,8 +652,21 @@ def main(argv=None) -> int:
     m.add_argument("tables", nargs="+")
     s = sub.add_parser("summary", help="print the summary of games tables")
     s.add_argument("tables", nargs="+")
+    c = sub.add_parser("compare", help="paired comparison of two matches on the same seeds")
+    c.add_argument("a")
+    c.add_argument("b")
     a = ap.parse_args(argv)
     try:
+        if a.cmd == "compare":
+            ra, rb = read_table([a.a]), read_table([a.b])
+            r = compare(ra, rb)
+            na, nb = f"{ra[0]['p1']} vs {ra[0]['p2']}", f"{rb[0]['p1']} vs {rb[0]['p2']}"
+            lo, hi = r["diff_ci"]
+            print(f"{r['games']} games on the same bags: {na} scores {100 * r['win_rate_a']:.1f}%, "
+                  f"{nb} {100 * r['win_rate_b']:.1f}%; difference {100 * r['diff']:+.1f} points "
+                  f"[95% {100 * lo:+.1f}, {100 * hi:+.1f}], mean spread {r['spread_diff']:+.1f}, "
+                  f"{r['changed']} results changed")
+            return 0
         rows = read_table(a.tables)
         seen = set()
         for r in rows:
