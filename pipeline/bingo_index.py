@@ -20,7 +20,8 @@ Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
   ``blank_ptr.npy`` (nb+1,) int64 and ``blank_child.npy`` int32: the keys obtained by
   replacing one blank of ``blank_order[i]`` by a letter (those in the key set).
 - ``lex.npy`` (m,) uint64 sorted: every word of at most 10 tiles encoded
-  ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups.
+  ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups; ``lex_long_hi.npy``
+  and ``lex_long_lo.npy``: the longer words as (first 10 tiles, rest) code pairs, sorted.
 - ``meta.json``: the counts.
 """
 from __future__ import annotations
@@ -78,19 +79,32 @@ def lookup(codes: np.ndarray, want: np.ndarray) -> np.ndarray:
     return np.where(codes[pos] == want, pos, -1)
 
 
-def lex_codes(table: pa.Table) -> np.ndarray:
-    lengths = table.column("length").to_numpy()
-    out = []
-    for n in range(1, 11):
+def lex_codes(table: pa.Table, max_len: int = 15):
+    """Word codes for look-ups: ``(lex, long_hi, long_lo)``. ``lex`` (m,) uint64 sorted: the
+    words of at most 10 tiles, ``n << 60 | Σ_{i<n} t_i << 6(9 − i)``; ``long_hi``/``long_lo``
+    (m2,) uint64 sorted by (hi, lo): longer words, hi = the same code of the first 10 tiles
+    with n in the top bits, lo = ``Σ_{i≥10} t_i << 6(4 − (i − 10))``."""
+    out, his, los = [], [], []
+    for n in range(1, max_len + 1):
         rows = word_rows(table, n)
         if len(rows) == 0:
             continue
         code = np.full(len(rows), np.uint64(n) << np.uint64(60), np.uint64)
-        for i in range(n):
+        for i in range(min(n, 10)):
             code |= rows[:, i].astype(np.uint64) << np.uint64(BITS * (9 - i))
-        out.append(code)
-    del lengths
-    return np.unique(np.concatenate(out)) if out else np.zeros(0, np.uint64)
+        if n <= 10:
+            out.append(code)
+        else:
+            lo = np.zeros(len(rows), np.uint64)
+            for i in range(10, n):
+                lo |= rows[:, i].astype(np.uint64) << np.uint64(BITS * (4 - (i - 10)))
+            his.append(code)
+            los.append(lo)
+    lex = np.unique(np.concatenate(out)) if out else np.zeros(0, np.uint64)
+    hi = np.concatenate(his) if his else np.zeros(0, np.uint64)
+    lo = np.concatenate(los) if los else np.zeros(0, np.uint64)
+    o = np.lexsort((lo, hi))
+    return lex, hi[o], lo[o]
 
 
 def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
@@ -148,7 +162,10 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
     np.save(bd / "blank_order.npy", order)
     np.save(bd / "blank_ptr.npy", ptr)
     np.save(bd / "blank_child.npy", ch)
-    np.save(bd / "lex.npy", lex_codes(table))
+    lex, long_hi, long_lo = lex_codes(table, spec.board_size)
+    np.save(bd / "lex.npy", lex)
+    np.save(bd / "lex_long_hi.npy", long_hi)
+    np.save(bd / "lex_long_lo.npy", long_lo)
     meta = {"rack_size": R, "words_r": int(len(w7)), "words_r1": int(len(w8)),
             "blank_keys": int(len(order)), "blank_edges": int(len(ch))}
     write_json(meta, bd / "meta.json")

@@ -95,7 +95,8 @@ def test_heuri3_revalued_equals_full_recomputation(pack_es):
     b, bl, rack = midgame(pack_es, 4)
     U = augmented_bag(spec, b, bl, rack)
     val = bingo_value(pack_es.keys.sigma)
-    for ev, n in ((make_evaluator(pack_es, "heuri3"), 20), (make_evaluator(pack_es, "heuri3", exact=True), None)):
+    for ev, n in ((make_evaluator(pack_es, "heuri3"), 20),
+                  (make_evaluator(pack_es, "heuri3", exact=True, prune=False), None)):
         r = ev.rank_arrays(b, bl, rack)
         rev = np.flatnonzero(r.revalued & (r.moves["kind"] == 0))
         if n is not None:
@@ -114,6 +115,25 @@ def test_heuri3_revalued_equals_full_recomputation(pack_es):
             assert r.e[i] == pytest.approx(e[li], rel=1e-9, abs=1e-9)
             assert r.p[i] == pytest.approx(p[li], rel=1e-9, abs=1e-12)
             assert r.v[i] == pytest.approx(r.j[i] + r.e[i])
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 11), ("en", 12)])
+def test_heuri3_pruned_exact_same_choice(lang, seed, request):
+    """Exact mode with pruning by the bound j + e(L | δ ≡ 1) chooses the same move, with
+    the same v, as re-valuing every placement, and re-values fewer of them."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    full = make_evaluator(pack, "heuri3", exact=True, prune=False)
+    pruned = make_evaluator(pack, "heuri3", exact=True)
+    fewer = 0
+    for k in range(4):
+        b, bl, rack = midgame(pack, seed * 10 + k, 6 + 3 * k)
+        rf = full.rank_arrays(b, bl, rack)
+        rp = pruned.rank_arrays(b, bl, rack)
+        for f in ("kind", "row", "col", "across", "length", "tiles", "new", "blank"):
+            assert np.array_equal(rf.moves[0][f], rp.moves[0][f])
+        assert rp.v[0] == pytest.approx(rf.v[0], abs=1e-9)
+        fewer += pruned.last_revalued < full.last_revalued
+    assert fewer >= 2
 
 
 def test_heuri3_exchanges_and_pass(pack_en):

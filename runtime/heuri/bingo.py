@@ -25,7 +25,7 @@ words so that δ after a move recomputes only the lanes whose squares, ends or c
 the move changed.
 
 Cross-checks (:func:`cross_checks`) are computed here too, from the sorted word codes of the
-index (words of at most 10 tiles; longer cross-words are checked against the word table).
+index (one code for words of at most 10 tiles, a pair of codes for longer ones).
 """
 from __future__ import annotations
 
@@ -58,6 +58,8 @@ class BingoIndex:
     blank_ptr: np.ndarray
     blank_child: np.ndarray
     lex: np.ndarray
+    lex_long_hi: np.ndarray
+    lex_long_lo: np.ndarray
     n_keys: int
     n_letters: int
     rack_size: int
@@ -123,14 +125,15 @@ def bingo_index(pack) -> BingoIndex:
     if ix is None:
         d = pack.root / "bingo"
         names = ("w7", "w8", "w7_key", "w8_key", "b7", "b8", "blank_order", "blank_ptr",
-                 "blank_child", "lex")
+                 "blank_child", "lex", "lex_long_hi", "lex_long_lo")
         missing = [n for n in names if not (d / f"{n}.npy").is_file()]
         if missing:
             raise PackError(f"{d}: bingo index missing {missing}; build it with: "
                             f"snakemake --cores 2 {pack.code}")
         arrs = {n: np.load(d / f"{n}.npy", mmap_mode="r") for n in names}
         # the hot kernels read these often: keep them in memory
-        for n in ("w7_key", "w8_key", "blank_order", "blank_ptr", "blank_child", "lex"):
+        for n in ("w7_key", "w8_key", "blank_order", "blank_ptr", "blank_child", "lex",
+                  "lex_long_hi", "lex_long_lo"):
             arrs[n] = np.ascontiguousarray(arrs[n])
         ix = BingoIndex(**arrs, n_keys=len(pack.keys), n_letters=pack.spec.n_letters,
                         rack_size=pack.spec.rack_size)
@@ -154,24 +157,38 @@ def _in_lex(lex, code):
 
 
 @njit(cache=True)
-def _cross_checks_rows(letters, lex, n_letters):
-    N = letters.shape[0]
-    cc = np.zeros((N, N), np.uint64)
-    has = np.zeros((N, N), np.bool_)
-    lng = np.zeros((N, N), np.bool_)
-    _cc_cols(letters, lex, n_letters, np.ones(N, np.bool_), cc, has, lng)
-    return cc, has, lng
+def _in_long(hi, lo, seg, n):
+    """Is the tile sequence seg[:n] (n > 10) a word? (pair codes, see the bingo index)"""
+    h = _word_code(seg, 10) & ~(np.uint64(15) << np.uint64(60))
+    h |= np.uint64(n) << np.uint64(60)
+    l = np.uint64(0)
+    for i in range(10, n):
+        l |= np.uint64(seg[i]) << np.uint64(6 * (4 - (i - 10)))
+    a = np.searchsorted(hi, h)
+    b = np.searchsorted(hi, h, side="right")
+    if a == b:
+        return False
+    j = a + np.searchsorted(lo[a:b], l)
+    return j < b and lo[j] == l
 
 
 @njit(cache=True)
-def _cc_cols(letters, lex, n_letters, cols, cc, has, lng):
+def _cross_checks_rows(letters, lex, lhi, llo, n_letters):
+    N = letters.shape[0]
+    cc = np.zeros((N, N), np.uint64)
+    has = np.zeros((N, N), np.bool_)
+    _cc_cols(letters, lex, lhi, llo, n_letters, np.ones(N, np.bool_), cc, has)
+    return cc, has
+
+
+@njit(cache=True)
+def _cc_cols(letters, lex, lhi, llo, n_letters, cols, cc, has):
     """Cross-checks for plays along rows: for each empty square, the letters c such that the
     column word through it (tiles above + c + tiles below) is a word.
 
     Writes, for the columns where ``cols`` is True, cc (N, N) uint64 (all letters where the
-    square has no vertical neighbour; 0 on occupied squares), has (N, N) bool (a vertical
-    neighbour exists), lng (N, N) bool (the cross-word exceeds 10 tiles: cc left at all
-    letters, to be fixed by the caller)."""
+    square has no vertical neighbour; 0 on occupied squares) and has (N, N) bool (a
+    vertical neighbour exists)."""
     N = letters.shape[0]
     full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
     seg = np.zeros(16, np.int64)
@@ -181,7 +198,6 @@ def _cc_cols(letters, lex, n_letters, cols, cc, has, lng):
         for r in range(N):
             cc[r, c] = 0
             has[r, c] = False
-            lng[r, c] = False
             if letters[r, c] >= 0:
                 continue
             up = r
@@ -195,55 +211,19 @@ def _cc_cols(letters, lex, n_letters, cols, cc, has, lng):
                 continue
             has[r, c] = True
             n = dn - up + 1
-            if n > 10:
-                lng[r, c] = True
-                cc[r, c] = full
-                continue
             for q in range(n):
                 seg[q] = letters[up + q, c]
             m = np.uint64(0)
             for x in range(n_letters):
                 seg[r - up] = x
-                if _in_lex(lex, _word_code(seg, n)):
+                if n <= 10:
+                    ok = _in_lex(lex, _word_code(seg, n))
+                else:
+                    ok = _in_long(lhi, llo, seg, n)
+                if ok:
                     m |= np.uint64(1) << np.uint64(x)
             cc[r, c] = m
     return 0
-
-
-def _fix_long(pack, letters, cc, lng):
-    """Cross-checks of cross-words longer than 10 tiles, against the word table."""
-    if not lng.any():
-        return
-    long_words = _long_words(pack)
-    N = letters.shape[0]
-    for r, c in zip(*np.nonzero(lng)):
-        up = r
-        while up > 0 and letters[up - 1, c] >= 0:
-            up -= 1
-        dn = r
-        while dn < N - 1 and letters[dn + 1, c] >= 0:
-            dn += 1
-        seg = [int(v) for v in letters[up:dn + 1, c]]
-        m = 0
-        for x in range(pack.spec.n_letters):
-            seg[r - up] = x
-            if tuple(seg) in long_words:
-                m |= 1 << x
-        cc[r, c] = np.uint64(m)
-
-
-_LONG: dict = {}
-
-
-def _long_words(pack) -> frozenset:
-    key = str(pack.root)
-    s = _LONG.get(key)
-    if s is None:
-        t = pack.table("words")
-        ln = t.column("length").to_numpy()
-        tiles = t.column("tiles").to_pylist()
-        s = _LONG[key] = frozenset(tuple(w) for w, n in zip(tiles, ln) if n > 10)
-    return s
 
 
 def _check_board(pack, letters):
@@ -268,11 +248,9 @@ def cross_checks(pack, letters: np.ndarray):
     letters = _check_board(pack, letters)
     ix = bingo_index(pack)
     L = pack.spec.n_letters
-    cca, hasa, lnga = _cross_checks_rows(letters, ix.lex, L)
-    _fix_long(pack, letters, cca, lnga)
+    cca, hasa = _cross_checks_rows(letters, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L)
     lt = np.ascontiguousarray(letters.T)
-    ccd, hasd, lngd = _cross_checks_rows(lt, ix.lex, L)
-    _fix_long(pack, lt, ccd, lngd)
+    ccd, hasd = _cross_checks_rows(lt, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L)
     return cca, hasa, np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T)
 
 
@@ -532,6 +510,11 @@ class BoardDelta:
         self._j8 = None
         self._scratch = None
         self._counts = np.ascontiguousarray(pack.keys.counts)
+        from .probability import key_rows
+
+        self._rows = key_rows(pack)
+        #: above this many changed words, :meth:`changes` recomputes δ from all the words
+        self.full_threshold = 20000
 
     def changes(self, rows, cols, tiles, leave=None):
         """δ after placing ``tiles`` (letter ids) on the empty squares (rows[i], cols[i]):
@@ -561,14 +544,10 @@ class BoardDelta:
         rowm = np.zeros(N, np.bool_)
         rowm[rows] = True
         ncca, nhasa = cca.copy(), hasa.copy()
-        lng = np.zeros((N, N), np.bool_)
-        _cc_cols(new, ix.lex, L, colm, ncca, nhasa, lng)
-        _fix_long(self.pack, new, ncca, lng)
+        _cc_cols(new, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L, colm, ncca, nhasa)
         nt = np.ascontiguousarray(new.T)
         nccd_t, nhasd_t = np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T)
-        lng[:] = False
-        _cc_cols(nt, ix.lex, L, rowm, nccd_t, nhasd_t, lng)
-        _fix_long(self.pack, nt, nccd_t, lng)
+        _cc_cols(nt, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L, rowm, nccd_t, nhasd_t)
         if not (self.letters >= 0).any():
             # the first move: every lane changes (the centre rule stops applying)
             after = BoardDelta(self.pack, new, keep_lanes=False).delta
@@ -599,11 +578,6 @@ class BoardDelta:
                                         self.ok8, N, R)
         g7, g8 = _update_words(aff7, aff8, self.ok7, self.ok8, self.lane7, self.lane8, self._j8,
                                nok7, nok8, new7, new8, nj8, self.f7, self.f8, N, R)
-        if self._mark is None:
-            self._mark = np.zeros(ix.n_keys, np.int64)
-        self._stamp += 1
-        ptr7, word7, ptr8, word8 = ix.witnesses
-        pos, par_ptr, par = ix.parents
         if leave is None:
             nk = np.zeros(0, np.int64)
             nc = np.zeros(0, np.int64)
@@ -611,9 +585,24 @@ class BoardDelta:
             lv = np.asarray(leave, np.int64)[:L]
             nk = np.flatnonzero(lv).astype(np.int64)
             nc = lv[nk]
+        has7, has8 = ix.contains
+        n_words = _count_changed(self.f7, g7, self.f8, g8, has7, has8, nk)
+        if n_words > self.full_threshold:
+            # most of the board changed (a move in open space): recompute δ from the words
+            after = _expand(g7, g8, ix.w7_key, ix.w8_key, ix.blank_order, ix.blank_ptr,
+                            ix.blank_child, ix.n_keys, _DB_TABLE)
+            keys = np.flatnonzero(after != self.delta)
+            if len(nk):
+                keys = keys[(self._counts[keys][:, nk] >= nc).all(axis=1)]
+            return keys.astype(np.int64), after[keys]
+        if self._mark is None:
+            self._mark = np.zeros(ix.n_keys, np.int64)
+        self._stamp += 1
+        ptr7, word7, ptr8, word8 = ix.witnesses
+        pos, par_ptr, par = ix.parents
         return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key, ptr7,
                             word7, ptr8, word8, R, pos, ix.blank_ptr, ix.blank_child, par_ptr,
-                            par, _DB_TABLE, self._stamp, self._mark, self._counts, nk, nc,
+                            par, _DB_TABLE, self._stamp, self._mark, self._rows, nk, nc,
                             *ix.contains)
 
     def delta_after(self, rows, cols, tiles) -> np.ndarray:
@@ -712,9 +701,15 @@ def _update_words(aff7, aff8, ok7, ok8, lane7, lane8, j8, new_ok7, new_ok8, new7
 
 
 @njit(cache=True)
-def _holds(counts, key, kinds, need):
+def _holds(rows, key, kinds, need):
+    """Does key (a row of sorted tiles, (n, R) uint8) hold need[q] tiles of kinds[q]?"""
     for q in range(kinds.shape[0]):
-        if counts[key, kinds[q]] < need[q]:
+        x = kinds[q]
+        c = 0
+        for i in range(rows.shape[1]):
+            if rows[key, i] == x:
+                c += 1
+        if c < need[q]:
             return False
     return True
 
@@ -737,55 +732,100 @@ def _octet_positions(letters, letters_t, ok8, N, R):
 
 
 @njit(cache=True)
+def _count_changed(f7, g7, f8, g8, has7, has8, need_kinds):
+    """Words whose fit changed and that hold every kind in need_kinds."""
+    n = 0
+    for part in range(2):
+        rows = 1 if part == 0 else f8.shape[0]
+        nw = f7.shape[0] if part == 0 else f8.shape[1]
+        for j in range(rows):
+            for k in range(nw):
+                v = (f7[k] ^ g7[k]) if part == 0 else (f8[j, k] ^ g8[j, k])
+                for q in range(need_kinds.shape[0]):
+                    if not v:
+                        break
+                    v &= has7[need_kinds[q], k] if part == 0 else has8[need_kinds[q], k]
+                while v:
+                    v &= v - np.uint64(1)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _push(buf, n, v):
+    if n == buf.shape[0]:
+        buf = np.concatenate((buf, np.empty(max(n, 64), buf.dtype)))
+    buf[n] = v
+    return buf
+
+
+@njit(cache=True)
 def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key, ptr7, word7, ptr8, word8, R,
                  order_pos, blank_ptr, blank_child, par_ptr, par, table, stamp, mark,
                  counts, need_kinds, need_counts, has7, has8):
     """Keys whose δ differs between the old words (f) and the new words (g): returns
     (keys, new values). ``delta`` is modified in place during the call and restored.
-    ``mark`` (n_keys,) int64 scratch with ``stamp`` a fresh value. Only keys holding at
-    least ``need_counts`` of the kinds ``need_kinds`` (the letters of a leave) are
-    considered (counts: (n, K) uint8 key counts)."""
-    cand = np.empty(1024, np.int64)
-    nc = 0
-    # changed words → blank-free keys to re-check
+    ``mark`` (n_keys,) int64 scratch with ``stamp`` a fresh value (a key is *decided*
+    once marked). Only keys holding at least ``need_counts`` of the kinds ``need_kinds``
+    (the letters of a leave) are considered (counts: (n, K) uint8 key counts).
+
+    A word that starts to fit makes its key land (no look-up); a word that stops fitting
+    only matters when no other witness word of its key still fits. Blanks likewise: a
+    child key that starts to land makes its parents land; one that stops needs a scan of
+    the parent's other children."""
     nk = need_kinds.shape[0]
-    for k in range(f7.shape[0]):
-        v = f7[k] ^ g7[k]
-        for q in range(nk):
-            if not v:
-                break
-            v &= has7[need_kinds[q], k]
-        while v:
-            key = w7_key[k * 64 + _ctz(v, table)]
-            v &= v - np.uint64(1)
-            if mark[key] != stamp and _holds(counts, key, need_kinds, need_counts):
-                mark[key] = stamp
-                if nc == cand.shape[0]:
-                    cand = np.concatenate((cand, np.empty(nc, np.int64)))
-                cand[nc] = key
-                nc += 1
-    for j in range(f8.shape[0]):
-        for k in range(f8.shape[1]):
-            v = f8[j, k] ^ g8[j, k]
-            for q in range(nk):
-                if not v:
-                    break
-                v &= has8[need_kinds[q], k]
-            while v:
-                key = w8_key[k * 64 + _ctz(v, table), j]
-                v &= v - np.uint64(1)
-                if mark[key] != stamp and _holds(counts, key, need_kinds, need_counts):
-                    mark[key] = stamp
-                    if nc == cand.shape[0]:
-                        cand = np.concatenate((cand, np.empty(nc, np.int64)))
-                    cand[nc] = key
-                    nc += 1
-    ch = np.empty(nc + 16, np.int64)
-    old = np.empty(nc + 16, np.bool_)
+    ch = np.empty(256, np.int64)
+    old = np.empty(256, np.bool_)
     n_ch = 0
+    lost = np.empty(256, np.int64)
+    n_lost = 0
     R1 = R + 1
-    for q in range(nc):
-        key = cand[q]
+    # pass 1 over the changed words: gains decide at once, losses are kept for pass 2
+    for part in range(2):
+        rows = 1 if part == 0 else f8.shape[0]
+        nw = f7.shape[0] if part == 0 else f8.shape[1]
+        for j in range(rows):
+            for k in range(nw):
+                if part == 0:
+                    v = f7[k] ^ g7[k]
+                else:
+                    v = f8[j, k] ^ g8[j, k]
+                for q in range(nk):
+                    if not v:
+                        break
+                    if part == 0:
+                        v &= has7[need_kinds[q], k]
+                    else:
+                        v &= has8[need_kinds[q], k]
+                while v:
+                    b = _ctz(v, table)
+                    v &= v - np.uint64(1)
+                    w = k * 64 + b
+                    if part == 0:
+                        key = w7_key[w]
+                        gained = (g7[k] >> np.uint64(b)) & np.uint64(1)
+                    else:
+                        key = w8_key[w, j]
+                        gained = (g8[j, k] >> np.uint64(b)) & np.uint64(1)
+                    if mark[key] == stamp or not _holds(counts, key, need_kinds, need_counts):
+                        continue
+                    if gained:
+                        mark[key] = stamp
+                        if not delta[key]:
+                            ch = _push(ch, n_ch, key)
+                            old = _push(old, n_ch, False)
+                            n_ch += 1
+                            delta[key] = True
+                    elif delta[key] and mark[key] != -stamp:
+                        mark[key] = -stamp  # queued for pass 2
+                        lost = _push(lost, n_lost, key)
+                        n_lost += 1
+    # pass 2: keys that lost a word and gained none: look for another witness
+    for q in range(n_lost):
+        key = lost[q]
+        if mark[key] == stamp:
+            continue
+        mark[key] = stamp
         hit = False
         for e in range(ptr7[key], ptr7[key + 1]):
             w = word7[e]
@@ -800,39 +840,47 @@ def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key, ptr7, word7, ptr8, word8
                 if (g8[j, w >> 6] >> np.uint64(w & 63)) & np.uint64(1):
                     hit = True
                     break
-        if hit != delta[key]:
-            if n_ch == ch.shape[0]:
-                ch = np.concatenate((ch, np.empty(n_ch, np.int64)))
-                old = np.concatenate((old, np.empty(n_ch, np.bool_)))
-            ch[n_ch] = key
-            old[n_ch] = delta[key]
+        if not hit:
+            ch = _push(ch, n_ch, key)
+            old = _push(old, n_ch, True)
             n_ch += 1
-            delta[key] = hit
-    # propagate to the keys with blanks, one blank more at each round
+            delta[key] = False
+    # blanks, one more at each round: gains first, then losses (scan the other children)
     lo = 0
     hi = n_ch
     while lo < hi:
-        for q in range(lo, hi):
-            key = ch[q]
-            for e in range(par_ptr[key], par_ptr[key + 1]):
-                pk = par[e]
-                if mark[pk] == stamp or not _holds(counts, pk, need_kinds, need_counts):
+        for sweep in range(2):
+            for q in range(lo, hi):
+                key = ch[q]
+                now = delta[key]
+                if (sweep == 0) != now:
                     continue
-                mark[pk] = stamp
-                op = order_pos[pk]
-                hit = False
-                for c in range(blank_ptr[op], blank_ptr[op + 1]):
-                    if delta[blank_child[c]]:
-                        hit = True
-                        break
-                if hit != delta[pk]:
-                    if n_ch == ch.shape[0]:
-                        ch = np.concatenate((ch, np.empty(n_ch, np.int64)))
-                        old = np.concatenate((old, np.empty(n_ch, np.bool_)))
-                    ch[n_ch] = pk
-                    old[n_ch] = delta[pk]
-                    n_ch += 1
-                    delta[pk] = hit
+                for e in range(par_ptr[key], par_ptr[key + 1]):
+                    pk = par[e]
+                    if mark[pk] == stamp or not _holds(counts, pk, need_kinds, need_counts):
+                        continue
+                    if now:
+                        mark[pk] = stamp
+                        if not delta[pk]:
+                            ch = _push(ch, n_ch, pk)
+                            old = _push(old, n_ch, False)
+                            n_ch += 1
+                            delta[pk] = True
+                        continue
+                    mark[pk] = stamp
+                    if not delta[pk]:
+                        continue
+                    op = order_pos[pk]
+                    hit = False
+                    for c in range(blank_ptr[op], blank_ptr[op + 1]):
+                        if delta[blank_child[c]]:
+                            hit = True
+                            break
+                    if not hit:
+                        ch = _push(ch, n_ch, pk)
+                        old = _push(old, n_ch, True)
+                        n_ch += 1
+                        delta[pk] = False
         lo = hi
         hi = n_ch
     keys = ch[:n_ch].copy()

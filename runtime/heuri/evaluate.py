@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .errors import HeuriError
-from .probability import BINOM, bingo_value, default_bag_size, leave_table
+from .probability import BINOM, bingo_value, default_bag_size, key_rows, leave_table
 
 VOWELS = frozenset("AEIOU")
 
@@ -84,23 +84,32 @@ class Ranking:
 
 
 @njit(cache=True)
-def _delta_sums(keys, new, counts, val, U, leave, N, t, binom):
+def _delta_sums(keys, new, rows, val, U, leave, t, binom):
     """Σ (new − old)·val·p(s | L) and Σ (new − old)·p(s | L) over the changed keys (new is
-    δ after the move, old = not new), unnormalised (the caller divides by C(N, t))."""
+    δ after the move, old = not new), unnormalised (the caller divides by C(N, t)).
+    rows: (n, R) uint8 sorted key tiles; leave (K,) counts; t = R − |L|."""
     de = 0.0
     dp = 0.0
-    K = U.shape[0]
+    R = rows.shape[1]
     for q in range(keys.shape[0]):
         k = keys[q]
         a = 1.0
-        for x in range(K):
-            d = counts[k, x] - leave[x]
+        drawn = 0
+        j = 0
+        while j < R:
+            x = rows[k, j]
+            c = 1
+            while j + c < R and rows[k, j + c] == x:
+                c += 1
+            j += c
+            d = c - leave[x]
             if d < 0 or d > U[x]:
                 a = 0.0
                 break
             if d > 0:
                 a *= binom[U[x], d]
-        if a == 0.0:
+                drawn += d
+        if a == 0.0 or drawn != t:
             continue
         sgn = 1.0 if new[q] else -1.0
         de += sgn * a * val[k]
@@ -342,17 +351,26 @@ class Heuri2(Evaluator):
 class Heuri3(Evaluator):
     """v = j + e, e over pure septets ∪ reduced octets weighted by δ (González et al. 2012,
     the paper's engine). Options: ``k`` (2.5), ``top`` (N = 20 placements re-valued with δ
-    of the board after the move), ``exact`` (False; True re-values every placement)."""
+    of the board after the move), ``exact`` (False; True re-values every placement),
+    ``prune`` (exact mode only, default True: placements are re-valued in decreasing order
+    of the bound j + e(L | δ ≡ 1) and the scan stops when the bound cannot beat the best
+    re-valued v; the chosen move is the same as re-valuing all of them, the moves left out
+    keep their current-board v and rank after the re-valued ones. ``prune=False``
+    re-values literally every placement). ``last_revalued``: placements re-valued in the
+    last decision."""
 
     name = "heuri3"
 
-    def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False):
+    def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True):
         super().__init__(pack, k)
         if top < 0:
             raise EvaluatorError(f"heuri3: top must be >= 0, got {top}")
         self.top = int(top)
         self.exact = bool(exact)
+        self.prune = bool(prune)
+        self._all = np.ones(len(pack.keys), bool)
         self.last_delta = None
+        self.last_revalued = 0
 
     def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
         from .bingo import BoardDelta
@@ -366,28 +384,45 @@ class Heuri3(Evaluator):
         p = p_tab[li]
         N = int(U.sum())
         R = spec.rack_size
-        counts = np.ascontiguousarray(self.pack.keys.counts)
+        rows_k = key_rows(self.pack)
 
         def refine(order, e, p, v):
             e = e.copy(); p = p.copy(); v = v.copy()
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
             placements = order[moves["kind"][order] == 0]
+            bound = None
+            if self.exact and self.prune:
+                _, e_up, _ = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
+                ub = moves["score"].astype(np.float64) + e_up[li]
+                placements = placements[np.argsort(-ub[placements], kind="stable")]
+                bound = ub
+                fixed = v[moves["kind"] != 0]
+                best = fixed.max() if len(fixed) else -np.inf
             chosen = placements if self.exact else placements[: self.top]
+            self.last_revalued = 0
             for i in chosen:
+                if bound is not None:
+                    if bound[i] < best:
+                        break
+                self.last_revalued += 1
                 t = R - int(lv[i].sum())
                 if t > bag_size or t > N or t < 0:
                     rev[i] = True
+                    if bound is not None:
+                        best = max(best, v[i])
                     continue
                 rows, cols, tiles = _new_squares(moves[i])
                 keys, new = bd.changes(rows, cols, tiles, leave=lv[i])
                 if len(keys):
-                    de, dp = _delta_sums(keys, new, counts, self._val, U, lv[i].astype(np.int64),
-                                         N, t, BINOM)
+                    de, dp = _delta_sums(keys, new, rows_k, self._val, U, lv[i].astype(np.int64),
+                                         t, BINOM)
                     c = comb(N, t)
                     e[i] = max(e[i] + de / c, 0.0)
                     p[i] = max(p[i] + dp / c, 0.0)
                     v[i] = moves["score"][i] + e[i]
                 rev[i] = True
+                if bound is not None:
+                    best = max(best, v[i])
             # re-valued moves first (by their new v), then the rest in their order
             rv = order[rev[order]]
             rest = order[~rev[order]]
