@@ -18,7 +18,8 @@ Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
   of ``b7[i, c]`` (word w // 64, bit w % 64) is set when word w has letter c at position i.
 - ``blank_order.npy`` (nb,) int32: the keys holding a blank, fewer blanks first;
   ``blank_ptr.npy`` (nb+1,) int64 and ``blank_child.npy`` int32: the keys obtained by
-  replacing one blank of ``blank_order[i]`` by a letter (those in the key set).
+  replacing one blank of ``blank_order[i]`` by a letter (those in the key set), the ones
+  with the most witness words (or children) first.
 - ``lex.npy`` (m,) uint64 sorted: every word of at most 10 tiles encoded
   ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups; ``lex_long_hi.npy``
   and ``lex_long_lo.npy``: the longer words as (first 10 tiles, rest) code pairs, sorted.
@@ -145,7 +146,13 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
         owners.append(np.flatnonzero(ok))
     ch = np.concatenate(children)
     ow = np.concatenate(owners)
-    srt = np.lexsort((ch, ow))
+    # each key's children, the likeliest to land first (most witness words, or most
+    # children for a key with blanks): δ's propagation stops at the first child that lands
+    score = (np.bincount(w7_key, minlength=len(kcodes))
+             + np.bincount(w8_key.ravel(), minlength=len(kcodes))).astype(np.int64)
+    nchild = np.bincount(order[ow], minlength=len(kcodes))
+    score = np.where(nb > 0, nchild, score)
+    srt = np.lexsort((ch, -score[ch], ow))
     ch, ow = ch[srt].astype(np.int32), ow[srt]
     ptr = np.zeros(len(order) + 1, np.int64)
     np.add.at(ptr, ow + 1, 1)

@@ -73,6 +73,11 @@ class BingoIndex:
         return np.ascontiguousarray(np.transpose(self.b8, (0, 2, 1)))
 
     @cached_property
+    def w8_key_t(self) -> np.ndarray:
+        """``w8_key`` transposed, (R+1, n8) int32: read along the words for one position."""
+        return np.ascontiguousarray(np.asarray(self.w8_key).T)
+
+    @cached_property
     def contains(self):
         """(has7 (L, nw7), has8 (L, nw8)) uint64: bit w set when word w holds letter x
         somewhere (OR of the position bitsets); a pre-filter for keys holding a leave."""
@@ -429,8 +434,9 @@ def _ctz(v, table):
 
 
 @njit(cache=True)
-def _expand(f7, f8, w7_key, w8_key, blank_order, blank_ptr, blank_child, n_keys, table):
-    """Fitting words → δ over the keys (bool (n_keys,)), blanks propagated."""
+def _expand(f7, f8, w7_key, w8_key_t, blank_order, blank_ptr, blank_child, n_keys, table):
+    """Fitting words → δ over the keys (bool (n_keys,)), blanks propagated (w8_key_t:
+    (R+1, n8), the key of word w through its tile at j)."""
     delta = np.zeros(n_keys, np.bool_)
     for k in range(f7.shape[0]):
         v = f7[k]
@@ -441,7 +447,7 @@ def _expand(f7, f8, w7_key, w8_key, blank_order, blank_ptr, blank_child, n_keys,
         for k in range(f8.shape[1]):
             v = f8[j, k]
             while v:
-                delta[w8_key[k * 64 + _ctz(v, table), j]] = True
+                delta[w8_key_t[j, k * 64 + _ctz(v, table)]] = True
                 v &= v - np.uint64(1)
     for q in range(blank_order.shape[0]):
         kk = blank_order[q]
@@ -503,8 +509,7 @@ class BoardDelta:
             _lanes_rows(lt, cc, has, R, ix.b7t, len(ix.w7), ix.b8t, len(ix.w8), L, crr, ccc,
                         empty, self.f7, self.f8, self.lane7[d], self.lane8[d], keep_lanes,
                         self.ok7[d], self.ok8[d], _EMPTY_WHICH)
-        self.delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key, ix.blank_order,
-                             ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
+        self._delta = None
         self._mark = None
         self._stamp = 0
         self._j8 = None
@@ -515,6 +520,15 @@ class BoardDelta:
         self._rows = key_rows(pack)
         #: above this many changed words, :meth:`changes` recomputes δ from all the words
         self.full_threshold = 20000
+
+    @property
+    def delta(self) -> np.ndarray:
+        """δ over ``pack.keys``, (n_keys,) bool (expanded from the fitting words on first use)."""
+        if self._delta is None:
+            ix = self.ix
+            self._delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key_t, ix.blank_order,
+                                  ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
+        return self._delta
 
     def changes(self, rows, cols, tiles, leave=None):
         """δ after placing ``tiles`` (letter ids) on the empty squares (rows[i], cols[i]):
@@ -589,7 +603,7 @@ class BoardDelta:
         n_words = _count_changed(self.f7, g7, self.f8, g8, has7, has8, nk)
         if n_words > self.full_threshold:
             # most of the board changed (a move in open space): recompute δ from the words
-            after = _expand(g7, g8, ix.w7_key, ix.w8_key, ix.blank_order, ix.blank_ptr,
+            after = _expand(g7, g8, ix.w7_key, ix.w8_key_t, ix.blank_order, ix.blank_ptr,
                             ix.blank_child, ix.n_keys, _DB_TABLE)
             keys = np.flatnonzero(after != self.delta)
             if len(nk):
@@ -600,7 +614,7 @@ class BoardDelta:
         self._stamp += 1
         ptr7, word7, ptr8, word8 = ix.witnesses
         pos, par_ptr, par = ix.parents
-        return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key, ptr7,
+        return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key_t, ptr7,
                             word7, ptr8, word8, R, pos, ix.blank_ptr, ix.blank_child, par_ptr,
                             par, _DB_TABLE, self._stamp, self._mark, self._rows, nk, nc,
                             *ix.contains)
@@ -760,7 +774,7 @@ def _push(buf, n, v):
 
 
 @njit(cache=True)
-def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key, ptr7, word7, ptr8, word8, R,
+def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key_t, ptr7, word7, ptr8, word8, R,
                  order_pos, blank_ptr, blank_child, par_ptr, par, table, stamp, mark,
                  counts, need_kinds, need_counts, has7, has8):
     """Keys whose δ differs between the old words (f) and the new words (g): returns
@@ -805,7 +819,7 @@ def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key, ptr7, word7, ptr8, word8
                         key = w7_key[w]
                         gained = (g7[k] >> np.uint64(b)) & np.uint64(1)
                     else:
-                        key = w8_key[w, j]
+                        key = w8_key_t[j, w]
                         gained = (g8[j, k] >> np.uint64(b)) & np.uint64(1)
                     if mark[key] == stamp or not _holds(counts, key, need_kinds, need_counts):
                         continue

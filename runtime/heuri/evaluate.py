@@ -352,12 +352,12 @@ class Heuri3(Evaluator):
     """v = j + e, e over pure septets ∪ reduced octets weighted by δ (González et al. 2012,
     the paper's engine). Options: ``k`` (2.5), ``top`` (N = 20 placements re-valued with δ
     of the board after the move), ``exact`` (False; True re-values every placement),
-    ``prune`` (exact mode only, default True: placements are re-valued in decreasing order
-    of the bound j + e(L | δ ≡ 1) and the scan stops when the bound cannot beat the best
-    re-valued v; the chosen move is the same as re-valuing all of them, the moves left out
-    keep their current-board v and rank after the re-valued ones. ``prune=False``
-    re-values literally every placement). ``last_revalued``: placements re-valued in the
-    last decision."""
+    ``prune`` (default True: the placements to re-value are taken in decreasing order of
+    the bound j + e(L | δ ≡ 1) and the scan stops when the bound cannot beat the best
+    re-valued v (or an exchange's or the pass's v); the chosen move is the same as
+    re-valuing all of them, the moves left out keep their current-board v and rank after
+    the re-valued ones. ``prune=False`` re-values all of them). ``last_revalued``:
+    placements re-valued in the last decision."""
 
     name = "heuri3"
 
@@ -390,15 +390,15 @@ class Heuri3(Evaluator):
             e = e.copy(); p = p.copy(); v = v.copy()
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
             placements = order[moves["kind"][order] == 0]
+            chosen = placements if self.exact else placements[: self.top]
             bound = None
-            if self.exact and self.prune:
+            if self.prune and len(chosen) > 1:
                 _, e_up, _ = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
                 ub = moves["score"].astype(np.float64) + e_up[li]
-                placements = placements[np.argsort(-ub[placements], kind="stable")]
+                chosen = chosen[np.argsort(-ub[chosen], kind="stable")]
                 bound = ub
                 fixed = v[moves["kind"] != 0]
                 best = fixed.max() if len(fixed) else -np.inf
-            chosen = placements if self.exact else placements[: self.top]
             self.last_revalued = 0
             for i in chosen:
                 if bound is not None:
