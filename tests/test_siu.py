@@ -373,16 +373,28 @@ def test_child_gen_on_the_opening(engine, pack_es):
 
 
 def test_child_position_with_moves_and_rack(engine, pack_es):
+    """`moves` then `rack.`: p1 plays 8E.CASA ((3+1+3+1) x2 centre = 16) and draws unseen
+    tiles; p2 is to move with ENORST?. The engine's candidates are exactly those of the
+    same position read in process from a CGP (board after CASA, p1's rack unknown)."""
+    from heuri.evaluate import make_evaluator
+    from heuri.game import Position
+    from heuri.move import Move
+
     e = engine
-    # p1 plays 8E.CASA ((3+1+3+1) x2 centre = 16); then p2 is to
-    # move with the rack given by rack.
     e.send(f"position cgp {EMPTY} ACASXYZ/ 0/0 0 moves 8E.CASA rack.ENORST?")
     lines = e.go("go gen")
     gens = _infos(lines, "gen")
-    assert gens and all(int(g[5]) > 0 for g in gens)
-    # an across play through the A of CASA written out: H8 down through the A at 8H... use auto
+    rows = EMPTY.split("/")
+    rows[7] = "4CASA7"
+    ref = Position.from_cgp(f"{'/'.join(rows)} ENORST?/ 0/16 0", pack_es.spec)
+    r = make_evaluator(pack_es, "heuri3").rank(ref)
+    want = [[Move.from_record(r.moves[i], pack_es.spec).siu(pack_es.spec, ref.board), str(int(r.j[i])),
+             f"{r.v[i]:.2f}"] for i in range(10)]
+    assert [[g[3], g[5], g[7]] for g in gens] == want
+    assert lines[-1] == f"bestmove {want[0][0]}"
+    # go auto plays the top of the same ranking (the bag is not empty)
     lines = e.go("go auto")
-    assert lines[-1].startswith("bestmove ") and len(lines[-1].split()) == 2
+    assert lines[-1] == f"bestmove {want[0][0]}"
     # the engine is to move with 2 tiles drawn unseen by p1 after p1's exchange: rack unknown -> refused
     e.send(f"position cgp {EMPTY} ACASXYZ/ 0/0 0 moves ex.XYZ")
     e.send("go gen")
