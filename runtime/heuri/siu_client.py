@@ -129,8 +129,11 @@ class SiuEngine:
 
     @staticmethod
     def _read(proc, lines: queue.Queue) -> None:
-        for raw in iter(proc.stdout.readline, b""):
-            lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        try:
+            for raw in iter(proc.stdout.readline, b""):
+                lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        except (OSError, ValueError):  # the pipe was closed under us (kill/close)
+            pass
         lines.put(None)
 
     def send(self, line: str) -> None:
