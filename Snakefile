@@ -71,7 +71,7 @@ rule keys:
 
 rule wordgraph:
     input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", code=code("wordgraph")
-    output: "build/{lang}/graph/arcs.npy", "build/{lang}/graph/root.npy", "build/{lang}/graph/meta.json"
+    output: "build/{lang}/graph/gaddag.npy", "build/{lang}/graph/root.npy", "build/{lang}/graph/meta.json"
     shell: "{PY} -m pipeline.wordgraph {input.spec} {input.words} build/{wildcards.lang}/graph"
 
 rule bingo_index:

@@ -39,7 +39,10 @@ import weakref
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir as llvm_ir
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from .errors import HeuriError
 
@@ -80,53 +83,70 @@ class MoveGenError(HeuriError):
     with negative counts or more tiles than the rack holds."""
 
 
-# -- the GADDAG, one uint64 an arc (pipeline/wordgraph.py) --------------------------------
-_NEXT = np.uint64(0xFFFFFFFF)
-_S_TILE = np.uint64(32)
-_S_ACC = np.uint64(40)
-_S_LAST = np.uint64(41)
+# -- the GADDAG: one flat uint32 array (pipeline/wordgraph.py) -----------------------------
+# A node at word s: a 64-bit header (words s, s+1; bit x = an arc for letter x, bit 63 = a
+# separator arc), then its arcs: the separator arc first, then one a letter bit, in order.
+# An arc word: the child node (bits 0-30, 0 = none) and bit 31 = accepts.
 _ONE = np.uint64(1)
-_FF = np.uint64(0xFF)
+_SEP = np.uint64(63)
+_LOWBITS = np.uint64(0x7FFFFFFFFFFFFFFF)
+_ACC = np.uint32(1 << 31)
+_NXT = np.uint32(0x7FFFFFFF)
+_S32 = np.uint64(32)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits of a uint64 (LLVM ctpop: one popcnt instruction)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
+        return builder.call(fn, args)
+
+    return sig, codegen
 
 
 @njit(cache=True, inline="always")
-def _a_tile(w):
-    return np.int64((w >> _S_TILE) & _FF)
+def _ctz(x):
+    return np.int64(trailing_zeros(x))
+
+
+@njit(cache=True, inline="always")
+def _hdr(lo, hi):
+    """Node header from its two words: letter bits 0..62, separator bit 63."""
+    return np.uint64(lo) | (np.uint64(hi) << _S32)
+
+
+@njit(cache=True, inline="always")
+def _arc_at(node, h, t):
+    """Word index of the arc for letter t (set in header h) of the node."""
+    return node + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
 @njit(cache=True, inline="always")
 def _a_next(w):
-    return np.int64(w & _NEXT)
+    return np.int64(w & _NXT)
 
 
 @njit(cache=True, inline="always")
 def _a_acc(w):
-    return ((w >> _S_ACC) & _ONE) != 0
-
-
-@njit(cache=True, inline="always")
-def _a_last(w):
-    return ((w >> _S_LAST) & _ONE) != 0
+    return (w & _ACC) != 0
 
 
 @njit(cache=True)
-def _find(arcs, node, t, sep):
-    """Index of the arc for tile ``t`` out of ``node``, or -1."""
+def _find(g, node, t):
+    """Word index of the arc for letter ``t`` out of ``node``, or -1."""
     if node == 0:
         return -1
-    a = node
-    while True:
-        w = arcs[a]
-        x = _a_tile(w)
-        if x == t:
-            return a
-        if (x > t and x != sep) or _a_last(w):
-            return -1
-        a += 1
+    h = _hdr(g[node], g[node + 1])
+    if ((h >> np.uint64(t)) & _ONE) == 0:
+        return -1
+    return _arc_at(node, h, t)
 
 
 @njit(cache=True)
-def _is_word(arcs, root, tiles, sep):
+def _is_word(g, root, tiles):
     """True when the tile ids ``tiles`` spell a word: the path rev(word) is in the GADDAG."""
     node = root
     acc = False
@@ -134,17 +154,19 @@ def _is_word(arcs, root, tiles, sep):
     if n == 0:
         return False
     for j in range(n - 1, -1, -1):
-        a = _find(arcs, node, tiles[j], sep)
+        if tiles[j] < 0 or tiles[j] > 62:
+            return False
+        a = _find(g, node, tiles[j])
         if a < 0:
             return False
-        w = arcs[a]
+        w = g[a]
         acc = _a_acc(w)
         node = _a_next(w)
     return acc
 
 
 @njit(cache=True)
-def _cross_impl(arcs, root, letters, blanks, values, L):
+def _cross_impl(g, root, letters, blanks, values, L):
     """Cross-checks of every square for both directions (see :func:`cross_checks`)."""
     N = letters.shape[0]
     full = np.uint64((1 << L) - 1)
@@ -192,88 +214,41 @@ def _cross_impl(arcs, root, letters, blanks, values, L):
                 # the word P x S is in the GADDAG as rev(S) x rev(P)
                 node = root
                 for j in range(n_s, 0, -1):
-                    a = _find(arcs, node, letters[r + dr * j, c + dc * j], L)
+                    a = _find(g, node, letters[r + dr * j, c + dc * j])
                     if a < 0:
                         node = 0
                         break
-                    node = _a_next(arcs[a])
+                    node = _a_next(g[a])
                 if node == 0:
                     continue
+                h = _hdr(g[node], g[node + 1])
+                cand = h & _LOWBITS & full
+                a = node + 2 + np.int64(h >> _SEP)
                 m = np.uint64(0)
-                a = node
-                while True:
-                    w = arcs[a]
-                    x = _a_tile(w)
-                    if x != L:
-                        if n_p == 0:
-                            if _a_acc(w):
-                                m |= _ONE << np.uint64(x)
-                        else:
-                            n2 = _a_next(w)
-                            ok = True
-                            acc = False
-                            for j in range(1, n_p + 1):
-                                b = _find(arcs, n2, letters[r - dr * j, c - dc * j], L)
-                                if b < 0:
-                                    ok = False
-                                    break
-                                wb = arcs[b]
-                                acc = _a_acc(wb)
-                                n2 = _a_next(wb)
-                            if ok and acc:
-                                m |= _ONE << np.uint64(x)
-                    if _a_last(w):
-                        break
-                    a += 1
-                mask[d, r, c] = m & full
+                hb = h & _LOWBITS
+                while cand != 0:
+                    x = _ctz(cand)
+                    cand &= cand - _ONE
+                    w = g[a + _popcount(hb & ((_ONE << np.uint64(x)) - _ONE))]
+                    if n_p == 0:
+                        ok = _a_acc(w)
+                    else:
+                        n2 = _a_next(w)
+                        ok = True
+                        acc = False
+                        for j in range(1, n_p + 1):
+                            b = _find(g, n2, letters[r - dr * j, c - dc * j])
+                            if b < 0:
+                                ok = False
+                                break
+                            wb = g[b]
+                            acc = _a_acc(wb)
+                            n2 = _a_next(wb)
+                        ok = ok and acc
+                    if ok:
+                        m |= _ONE << np.uint64(x)
+                mask[d, r, c] = m
     return mask, csum, has
-
-
-@njit(cache=True)
-def _grow(buf):
-    nb = np.empty((buf.shape[0] * 2, buf.shape[1]), np.uint8)
-    nb[:buf.shape[0]] = buf
-    return nb
-
-
-@njit(cache=True)
-def _put_score(buf, k, s):
-    buf[k, _O_SCORE] = s & 0xFF
-    buf[k, _O_SCORE + 1] = (s >> 8) & 0xFF
-    buf[k, _O_SCORE + 2] = (s >> 16) & 0xFF
-    buf[k, _O_SCORE + 3] = (s >> 24) & 0xFF
-
-
-@njit(cache=True)
-def _put_place(buf, k, d, i, lo, hi, word, wbl, lt, nt, score):
-    if d == 0:
-        buf[k, _O_ROW] = i
-        buf[k, _O_COL] = lo
-        buf[k, _O_ACROSS] = 1
-    else:
-        buf[k, _O_ROW] = lo
-        buf[k, _O_COL] = i
-        buf[k, _O_ACROSS] = 0
-    buf[k, _O_KIND] = 0
-    n = hi - lo + 1
-    buf[k, _O_LEN] = n
-    for j in range(_MAXN):
-        if j < n:
-            p = lo + j
-            buf[k, _O_TILES + j] = word[p]
-            if lt[p] < 0:
-                buf[k, _O_NEW + j] = 1
-                buf[k, _O_BLANK + j] = 1 if wbl[p] else 0
-            else:
-                buf[k, _O_NEW + j] = 0
-                buf[k, _O_BLANK + j] = 0
-        else:
-            buf[k, _O_TILES + j] = 255
-            buf[k, _O_NEW + j] = 0
-            buf[k, _O_BLANK + j] = 0
-    buf[k, _O_NT] = nt
-    buf[k, 51] = 0
-    _put_score(buf, k, score)
 
 
 @njit(cache=True)
@@ -298,13 +273,310 @@ def _check(letters, blanks, rack, L, rack_size):
 
 
 @njit(cache=True)
-def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
-              blank_ok, L, rack_size, bingo, max_exch, with_pass, want_place):
+def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+            blank_ok, L, rack_size, bingo, empty_board, total, rmask, mask, csum, has, buf, cap,
+            LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
+            f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo):
+    """The placements (see _generate). Every array is an argument, allocated by the caller,
+    and nothing inside passes an array to a call: no atomic reference counting in the
+    loops. Returns the number of placements (only the first ``cap`` are written)."""
+    N = letters.shape[0]
+    n = 0
+    e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
+    nt = 0
+    rootmask = _hdr(g[root], g[root + 1]) & _LOWBITS
+    for d in range(2):
+        if empty_board and d == 1:
+            break
+        for i in range(N):
+            if empty_board and i != centre_r:
+                continue
+            any_anchor = False
+            for j in range(N):
+                if d == 0:
+                    r = i
+                    c = j
+                else:
+                    r = j
+                    c = i
+                x = letters[r, c]
+                LT[j] = x
+                BV[j] = 0 if (x < 0 or blanks[r, c]) else values[x]
+                MK[j] = mask[d, r, c]
+                CS[j] = csum[d, r, c]
+                HS[j] = has[d, r, c]
+                LM[j] = lmul[r, c]
+                WM[j] = wmul[r, c]
+                an = False
+                if x < 0:
+                    if empty_board:
+                        an = r == centre_r and c == centre_c
+                    else:
+                        an = ((r > 0 and letters[r - 1, c] >= 0) or (r < N - 1 and letters[r + 1, c] >= 0)
+                              or (c > 0 and letters[r, c - 1] >= 0) or (c < N - 1 and letters[r, c + 1] >= 0))
+                AN[j] = an
+                any_anchor = any_anchor or an
+            if not any_anchor:
+                continue
+            prev_anchor = -1
+            for a in range(N):
+                if not AN[a]:
+                    continue
+                ll = prev_anchor
+                prev_anchor = a
+                avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+                cand0 = rootmask & MK[a] & avail
+                if cand0 == 0:
+                    continue
+                right_open = a + 1 >= N or LT[a + 1] < 0
+                no_single = d == 1 and HS[a]  # a one-tile play here is written across
+                sp = 1
+                f_pos[0] = a
+                f_ph[0] = 0
+                f_node[0] = root
+                f_cand[0] = cand0
+                f_sub[0] = 0
+                f_used[0] = -1
+                f_main[0] = 0
+                f_wm[0] = 1
+                f_cross[0] = 0
+                f_nt[0] = 0
+                f_lo[0] = a
+                while sp > 0:
+                    f = sp - 1
+                    e_n = 0  # moves found this step, written at its end (no call, no refcount)
+                    u = f_used[f]
+                    if u >= 0:
+                        rack[u] += 1
+                        if u < L:
+                            rmask |= _ONE << np.uint64(u)
+                        f_used[f] = -1
+                    p = f_pos[f]
+                    isb = False
+                    t = -1
+                    if f_sub[f] == 1:
+                        # the real tile was tried: now a blank for the same letter
+                        f_sub[f] = 0
+                        if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0:
+                            t = f_t[f]
+                            isb = True
+                    if t < 0:
+                        cand = f_cand[f]
+                        if cand == 0:
+                            sp -= 1
+                            continue
+                        t = _ctz(cand)
+                        f_cand[f] = cand & (cand - _ONE)
+                        f_t[f] = t
+                        if rack[t] > 0:
+                            f_sub[f] = 1
+                        else:
+                            isb = True
+                    # take the tile
+                    u = L if isb else t
+                    rack[u] -= 1
+                    if u < L and rack[u] == 0:
+                        rmask &= ~(_ONE << np.uint64(u))
+                    f_used[f] = u
+                    nd = f_node[f]
+                    w = g[_arc_at(nd, _hdr(g[nd], g[nd + 1]), t)]
+                    child = _a_next(w)
+                    acc = _a_acc(w)
+                    lv = 0 if isb else values[t] * LM[p]
+                    main = f_main[f] + lv
+                    wm = f_wm[f] * WM[p]
+                    nt = f_nt[f] + 1
+                    cross = f_cross[f]
+                    if HS[p]:
+                        cross += (CS[p] + lv) * WM[p]
+                    word[p] = t
+                    wbl[p] = isb
+                    avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+                    if f_ph[f] == 0:
+                        # follow board tiles to the left
+                        q = p
+                        ok = True
+                        while q > 0 and LT[q - 1] >= 0:
+                            b = _find(g, child, LT[q - 1])
+                            if b < 0:
+                                ok = False
+                                break
+                            wb = g[b]
+                            child = _a_next(wb)
+                            acc = _a_acc(wb)
+                            q -= 1
+                            word[q] = LT[q]
+                            main += BV[q]
+                        if not ok:
+                            continue
+                        # q - 1 is empty or off the board: the word may start at q
+                        if acc and right_open and not (nt == 1 and no_single):
+                            e_lo0 = q
+                            e_hi0 = a
+                            e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
+                            e_n = 1
+                        if child != 0:
+                            hc = _hdr(g[child], g[child + 1])
+                            # over the separator: rightwards from a + 1
+                            if (hc >> _SEP) != 0 and a + 1 < N:
+                                node2 = _a_next(g[child + 2])
+                                rr = a + 1
+                                acc2 = False
+                                main2 = main
+                                ok2 = True
+                                while rr < N and LT[rr] >= 0:
+                                    b = _find(g, node2, LT[rr])
+                                    if b < 0:
+                                        ok2 = False
+                                        break
+                                    wb = g[b]
+                                    node2 = _a_next(wb)
+                                    acc2 = _a_acc(wb)
+                                    word[rr] = LT[rr]
+                                    main2 += BV[rr]
+                                    rr += 1
+                                if ok2:
+                                    if acc2 and rr > a + 1 and not (nt == 1 and no_single):
+                                        if e_n == 0:
+                                            e_lo0 = q
+                                            e_hi0 = rr - 1
+                                            e_sc0 = main2 * wm + cross + (bingo if nt == rack_size else 0)
+                                        else:
+                                            e_lo1 = q
+                                            e_hi1 = rr - 1
+                                            e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
+                                        e_n += 1
+                                    if rr < N and node2 != 0:
+                                        cn = _hdr(g[node2], g[node2 + 1]) & _LOWBITS & MK[rr] & avail
+                                        if cn != 0:
+                                            k = sp
+                                            sp += 1
+                                            f_pos[k] = rr
+                                            f_ph[k] = 1
+                                            f_node[k] = node2
+                                            f_cand[k] = cn
+                                            f_sub[k] = 0
+                                            f_used[k] = -1
+                                            f_main[k] = main2
+                                            f_wm[k] = wm
+                                            f_cross[k] = cross
+                                            f_nt[k] = nt
+                                            f_lo[k] = q
+                            # further left, over empty squares that are not anchors
+                            if q == p and p - 1 > ll:
+                                cn = hc & _LOWBITS & MK[p - 1] & avail
+                                if cn != 0:
+                                    k = sp
+                                    sp += 1
+                                    f_pos[k] = p - 1
+                                    f_ph[k] = 0
+                                    f_node[k] = child
+                                    f_cand[k] = cn
+                                    f_sub[k] = 0
+                                    f_used[k] = -1
+                                    f_main[k] = main
+                                    f_wm[k] = wm
+                                    f_cross[k] = cross
+                                    f_nt[k] = nt
+                                    f_lo[k] = p - 1
+                    else:
+                        lo = f_lo[f]
+                        rr = p + 1
+                        ok = True
+                        while rr < N and LT[rr] >= 0:
+                            b = _find(g, child, LT[rr])
+                            if b < 0:
+                                ok = False
+                                break
+                            wb = g[b]
+                            child = _a_next(wb)
+                            acc = _a_acc(wb)
+                            word[rr] = LT[rr]
+                            main += BV[rr]
+                            rr += 1
+                        if not ok:
+                            continue
+                        if acc and not (nt == 1 and no_single):
+                            e_lo0 = lo
+                            e_hi0 = rr - 1
+                            e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
+                            e_n = 1
+                        if rr < N and child != 0:
+                            cn = _hdr(g[child], g[child + 1]) & _LOWBITS & MK[rr] & avail
+                            if cn != 0:
+                                k = sp
+                                sp += 1
+                                f_pos[k] = rr
+                                f_ph[k] = 1
+                                f_node[k] = child
+                                f_cand[k] = cn
+                                f_sub[k] = 0
+                                f_used[k] = -1
+                                f_main[k] = main
+                                f_wm[k] = wm
+                                f_cross[k] = cross
+                                f_nt[k] = nt
+                                f_lo[k] = lo
+                    # write the moves found this step
+                    for e in range(e_n):
+                        if e == 0:
+                            lo_ = e_lo0
+                            hi_ = e_hi0
+                            sc_ = e_sc0
+                        else:
+                            lo_ = e_lo1
+                            hi_ = e_hi1
+                            sc_ = e_sc1
+                        if n < cap:
+                            if d == 0:
+                                buf[n, _O_ROW] = i
+                                buf[n, _O_COL] = lo_
+                                buf[n, _O_ACROSS] = 1
+                            else:
+                                buf[n, _O_ROW] = lo_
+                                buf[n, _O_COL] = i
+                                buf[n, _O_ACROSS] = 0
+                            buf[n, _O_KIND] = 0
+                            ln = hi_ - lo_ + 1
+                            buf[n, _O_LEN] = ln
+                            for j in range(_MAXN):
+                                if j < ln:
+                                    pp = lo_ + j
+                                    buf[n, _O_TILES + j] = word[pp]
+                                    if LT[pp] < 0:
+                                        buf[n, _O_NEW + j] = 1
+                                        buf[n, _O_BLANK + j] = 1 if wbl[pp] else 0
+                                    else:
+                                        buf[n, _O_NEW + j] = 0
+                                        buf[n, _O_BLANK + j] = 0
+                                else:
+                                    buf[n, _O_TILES + j] = 255
+                                    buf[n, _O_NEW + j] = 0
+                                    buf[n, _O_BLANK + j] = 0
+                            buf[n, _O_NT] = nt
+                            buf[n, 51] = 0
+                            buf[n, _O_SCORE] = sc_ & 0xFF
+                            buf[n, _O_SCORE + 1] = (sc_ >> 8) & 0xFF
+                            buf[n, _O_SCORE + 2] = (sc_ >> 16) & 0xFF
+                            buf[n, _O_SCORE + 3] = (sc_ >> 24) & 0xFF
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def _generate(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+              blank_ok, L, rack_size, bingo, max_exch, with_pass, cap):
     """The whole search. ``rack`` (int64, L+1) is modified during the search and restored.
 
-    Returns (buf, n, err): ``buf[:n]`` is n records of MOVE_DTYPE as bytes."""
+    A frame fills one empty square: it runs through ``cand``, the letters its GADDAG node
+    has that the square's cross-check allows and the rack (or a blank) supplies, each as a
+    real tile and then as a blank. Board tiles next to a filled square are followed inline.
+    Returns (buf, n, err): ``buf[:n]`` is n records of MOVE_DTYPE as bytes; when n > cap
+    only the first cap were written (call again with cap >= n). ``buf`` is never
+    reallocated inside the loops: a reassigned array costs atomic reference counting."""
     err = _check(letters, blanks, rack, L, rack_size)
-    buf = np.empty((256, _REC), np.uint8)
+    buf = np.empty((cap, _REC), np.uint8)
+    kinds0 = np.zeros(1, np.int64)
     n = 0
     if err != 0:
         return buf, 0, err
@@ -317,6 +589,10 @@ def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, c
         for c in range(N):
             if letters[r, c] >= 0:
                 empty_board = False
+    rmask = np.uint64(0)  # letters on the rack
+    for t in range(L):
+        if rack[t] > 0:
+            rmask |= _ONE << np.uint64(t)
     # per-line arrays
     LT = np.empty(N, np.int64)
     BV = np.empty(N, np.int64)
@@ -328,12 +604,13 @@ def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, c
     AN = np.empty(N, np.bool_)
     word = np.zeros(N, np.int64)
     wbl = np.zeros(N, np.bool_)
-    # the explicit stack: a frame fills one square
+    # the explicit stack: at most two frames pushed a square
     S = 2 * N + 8
     f_pos = np.empty(S, np.int64)
     f_ph = np.empty(S, np.int64)
     f_node = np.empty(S, np.int64)
-    f_arc = np.empty(S, np.int64)
+    f_t = np.empty(S, np.int64)
+    f_cand = np.empty(S, np.uint64)
     f_sub = np.empty(S, np.int64)
     f_used = np.empty(S, np.int64)
     f_main = np.empty(S, np.int64)
@@ -341,201 +618,13 @@ def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, c
     f_cross = np.empty(S, np.int64)
     f_nt = np.empty(S, np.int64)
     f_lo = np.empty(S, np.int64)
-    if total > 0 and want_place:
-        mask, csum, has = _cross_impl(arcs, root, letters, blanks, values, L)
-        for d in range(2):
-            if empty_board and d == 1:
-                break
-            for i in range(N):
-                if empty_board and i != centre_r:
-                    continue
-                any_anchor = False
-                for j in range(N):
-                    if d == 0:
-                        r = i
-                        c = j
-                    else:
-                        r = j
-                        c = i
-                    x = letters[r, c]
-                    LT[j] = x
-                    BV[j] = 0 if (x < 0 or blanks[r, c]) else values[x]
-                    MK[j] = mask[d, r, c]
-                    CS[j] = csum[d, r, c]
-                    HS[j] = has[d, r, c]
-                    LM[j] = lmul[r, c]
-                    WM[j] = wmul[r, c]
-                    an = False
-                    if x < 0:
-                        if empty_board:
-                            an = r == centre_r and c == centre_c
-                        else:
-                            an = ((r > 0 and letters[r - 1, c] >= 0) or (r < N - 1 and letters[r + 1, c] >= 0)
-                                  or (c > 0 and letters[r, c - 1] >= 0) or (c < N - 1 and letters[r, c + 1] >= 0))
-                    AN[j] = an
-                    any_anchor = any_anchor or an
-                if not any_anchor:
-                    continue
-                prev_anchor = -1
-                for a in range(N):
-                    if not AN[a]:
-                        continue
-                    ll = prev_anchor
-                    prev_anchor = a
-                    if MK[a] == 0:
-                        continue
-                    right_open = a + 1 >= N or LT[a + 1] < 0
-                    # push the anchor frame
-                    sp = 1
-                    f_pos[0] = a
-                    f_ph[0] = 0
-                    f_node[0] = root
-                    f_arc[0] = -1
-                    f_sub[0] = 0
-                    f_used[0] = -1
-                    f_main[0] = 0
-                    f_wm[0] = 1
-                    f_cross[0] = 0
-                    f_nt[0] = 0
-                    f_lo[0] = a
-                    while sp > 0:
-                        f = sp - 1
-                        u = f_used[f]
-                        if u >= 0:
-                            rack[u] += 1
-                            f_used[f] = -1
-                        ar = f_arc[f]
-                        if ar == -2:
-                            sp -= 1
-                            continue
-                        p = f_pos[f]
-                        fixed = LT[p]
-                        isb = False
-                        if fixed >= 0:
-                            ar = _find(arcs, f_node[f], fixed, L)
-                            f_arc[f] = -2
-                            if ar < 0:
-                                sp -= 1
-                                continue
-                            t = fixed
-                        else:
-                            sb = f_sub[f]
-                            if ar == -1:
-                                ar = f_node[f]
-                                sb = 0
-                                if ar == 0:
-                                    sp -= 1
-                                    continue
-                            m = MK[p]
-                            t = -1
-                            while True:
-                                w = arcs[ar]
-                                tt = _a_tile(w)
-                                if tt != L and ((m >> np.uint64(tt)) & _ONE) != 0:
-                                    if sb == 0:
-                                        sb = 1
-                                        if rack[tt] > 0:
-                                            t = tt
-                                            break
-                                    if sb == 1:
-                                        sb = 2
-                                        if rack[L] > 0 and ((blank_ok >> np.uint64(tt)) & _ONE) != 0:
-                                            t = tt
-                                            isb = True
-                                            break
-                                if _a_last(w):
-                                    break
-                                ar += 1
-                                sb = 0
-                            if t < 0:
-                                f_arc[f] = -2
-                                sp -= 1
-                                continue
-                            f_arc[f] = ar
-                            f_sub[f] = sb
-                            u = L if isb else t
-                            rack[u] -= 1
-                            f_used[f] = u
-                        w = arcs[ar]
-                        child = _a_next(w)
-                        acc = _a_acc(w)
-                        if fixed >= 0:
-                            main = f_main[f] + BV[p]
-                            wm = f_wm[f]
-                            cross = f_cross[f]
-                            nt = f_nt[f]
-                        else:
-                            lv = 0 if isb else values[t] * LM[p]
-                            main = f_main[f] + lv
-                            wm = f_wm[f] * WM[p]
-                            nt = f_nt[f] + 1
-                            cross = f_cross[f]
-                            if HS[p]:
-                                cross += (CS[p] + lv) * WM[p]
-                        word[p] = t
-                        wbl[p] = isb
-                        left = total - nt
-                        if f_ph[f] == 0:
-                            lopen = p == 0 or LT[p - 1] < 0
-                            if acc and lopen and right_open and not (d == 1 and nt == 1 and HS[a]):
-                                if n == buf.shape[0]:
-                                    buf = _grow(buf)
-                                sc = main * wm + cross + (bingo if nt == rack_size else 0)
-                                _put_place(buf, n, d, i, p, a, word, wbl, LT, nt, sc)
-                                n += 1
-                            if child != 0:
-                                if lopen and a + 1 < N and (left > 0 or LT[a + 1] >= 0):
-                                    w2 = arcs[child]
-                                    if _a_tile(w2) == L:
-                                        g = sp
-                                        sp += 1
-                                        f_pos[g] = a + 1
-                                        f_ph[g] = 1
-                                        f_node[g] = _a_next(w2)
-                                        f_arc[g] = -1
-                                        f_sub[g] = 0
-                                        f_used[g] = -1
-                                        f_main[g] = main
-                                        f_wm[g] = wm
-                                        f_cross[g] = cross
-                                        f_nt[g] = nt
-                                        f_lo[g] = p
-                                if p > 0 and (LT[p - 1] >= 0 or (p - 1 > ll and left > 0)):
-                                    g = sp
-                                    sp += 1
-                                    f_pos[g] = p - 1
-                                    f_ph[g] = 0
-                                    f_node[g] = child
-                                    f_arc[g] = -1
-                                    f_sub[g] = 0
-                                    f_used[g] = -1
-                                    f_main[g] = main
-                                    f_wm[g] = wm
-                                    f_cross[g] = cross
-                                    f_nt[g] = nt
-                                    f_lo[g] = p - 1
-                        else:
-                            lo = f_lo[f]
-                            if acc and (p + 1 >= N or LT[p + 1] < 0) and not (d == 1 and nt == 1 and HS[a]):
-                                if n == buf.shape[0]:
-                                    buf = _grow(buf)
-                                sc = main * wm + cross + (bingo if nt == rack_size else 0)
-                                _put_place(buf, n, d, i, lo, p, word, wbl, LT, nt, sc)
-                                n += 1
-                            if child != 0 and p + 1 < N and (LT[p + 1] >= 0 or left > 0):
-                                g = sp
-                                sp += 1
-                                f_pos[g] = p + 1
-                                f_ph[g] = 1
-                                f_node[g] = child
-                                f_arc[g] = -1
-                                f_sub[g] = 0
-                                f_used[g] = -1
-                                f_main[g] = main
-                                f_wm[g] = wm
-                                f_cross[g] = cross
-                                f_nt[g] = nt
-                                f_lo[g] = lo
+    if total > 0 and root != 0:
+        mask, csum, has = _cross_impl(g, root, letters, blanks, values, L)
+        n = _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r,
+                    centre_c, blank_ok, L, rack_size, bingo, empty_board, total, rmask,
+                    mask, csum, has, buf, cap, LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
+                    f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross,
+                    f_nt, f_lo)
     # exchanges: every distinct sub-multiset of the rack, odometer over the tile kinds
     if max_exch > 0 and total > 0:
         kinds = np.empty(L + 1, np.int64)
@@ -560,32 +649,33 @@ def _generate(arcs, root, letters, blanks, rack, values, lmul, wmul, centre_r, c
                 size += cnt[q]
             if size > max_exch:
                 continue
-            if n == buf.shape[0]:
-                buf = _grow(buf)
-            buf[n, :] = 0
-            buf[n, _O_KIND] = 1
-            buf[n, _O_ACROSS] = 0
-            buf[n, _O_LEN] = size
-            buf[n, _O_NT] = size
-            e = 0
-            for q in range(nk):
-                for _ in range(cnt[q]):
-                    buf[n, _O_TILES + e] = kinds[q]
-                    buf[n, _O_NEW + e] = 1
-                    buf[n, _O_BLANK + e] = 1 if kinds[q] == L else 0
-                    e += 1
-            for e2 in range(e, _MAXN):
-                buf[n, _O_TILES + e2] = 255
+            if n < cap:
+                _put_exchange(buf, n, kinds, cnt, nk, L)
             n += 1
     if with_pass:
-        if n == buf.shape[0]:
-            buf = _grow(buf)
-        buf[n, :] = 0
-        buf[n, _O_KIND] = 2
-        for e2 in range(_MAXN):
-            buf[n, _O_TILES + e2] = 255
+        if n < cap:
+            _put_exchange(buf, n, kinds0, kinds0, 0, L)
+            buf[n, _O_KIND] = 2
         n += 1
     return buf, n, 0
+
+
+@njit(cache=True)
+def _put_exchange(buf, k, kinds, cnt, nk, L):
+    for b in range(_REC):
+        buf[k, b] = 0
+    buf[k, _O_KIND] = 1
+    e = 0
+    for q in range(nk):
+        for _ in range(cnt[q]):
+            buf[k, _O_TILES + e] = kinds[q]
+            buf[k, _O_NEW + e] = 1
+            buf[k, _O_BLANK + e] = 1 if kinds[q] == L else 0
+            e += 1
+    buf[k, _O_LEN] = e
+    buf[k, _O_NT] = e
+    for e2 in range(e, _MAXN):
+        buf[k, _O_TILES + e2] = 255
 
 
 @njit(cache=True)
@@ -616,7 +706,7 @@ def _leaves(rack, kind, length, tiles, new, blank, L):
 
 # -- Python side --------------------------------------------------------------------------
 class _Ctx(NamedTuple):
-    arcs: np.ndarray
+    g: np.ndarray
     root: int
     values: np.ndarray
     lmul: np.ndarray
@@ -628,6 +718,7 @@ class _Ctx(NamedTuple):
     rack_size: int
     bingo: int
     exchange_min_bag: int
+    cap: list  # [moves the output buffer holds]; grows when a position needs more
 
 
 _CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -668,9 +759,9 @@ def _context(pack) -> _Ctx:
         for t, sym in enumerate(spec.tiles):
             if sym not in spec.blank_cannot_represent:
                 ok |= 1 << t
-        ctx = _Ctx(np.ascontiguousarray(g.arcs), int(g.root), np.array(spec.values, np.int64),
+        ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
-                   spec.exchange_min_bag)
+                   spec.exchange_min_bag, [4096])
         _CTX[pack] = ctx
     return ctx
 
@@ -741,11 +832,18 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
         bag = ctx.rack_size if bag_size is None else int(bag_size)
         if bag >= ctx.exchange_min_bag and bag > 0:
             max_exch = min(ctx.rack_size, bag)
-    buf, n, err = _generate(ctx.arcs, ctx.root, letters, blanks, r, ctx.values, ctx.lmul, ctx.wmul,
-                            ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L, ctx.rack_size,
-                            ctx.bingo, max_exch, bool(exchanges), True)
-    if err:
-        _raise(err, ctx, letters, blanks, r)
+    cap = ctx.cap[0]
+    while True:
+        buf, n, err = _generate(ctx.g, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+                                ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
+                                ctx.rack_size, ctx.bingo, max_exch, bool(exchanges), cap)
+        if err:
+            _raise(err, ctx, letters, blanks, r)
+        if n <= cap:
+            break
+        cap = ctx.cap[0] = max(n, 2 * cap)  # rare: a bigger buffer, kept for the next calls
+    if 2 * n < cap:
+        buf = buf[:n].copy()  # do not keep a mostly empty buffer alive
     return buf[:n].view(MOVE_DTYPE).reshape(n)
 
 
@@ -802,7 +900,7 @@ def cross_checks(pack, letters, blanks) -> CrossChecks:
     err = _check(letters, blanks, np.zeros(ctx.L + 1, np.int64), ctx.L, ctx.rack_size)
     if err:
         _raise(err, ctx, letters, blanks, np.zeros(ctx.L + 1, np.int64))
-    return CrossChecks(*_cross_impl(ctx.arcs, ctx.root, letters, blanks, ctx.values, ctx.L))
+    return CrossChecks(*_cross_impl(ctx.g, ctx.root, letters, blanks, ctx.values, ctx.L))
 
 
 def is_word(pack, tiles) -> bool:
@@ -810,7 +908,7 @@ def is_word(pack, tiles) -> bool:
     looked up in the word graph."""
     ctx = _CTX.get(pack) or _context(pack)
     t = np.asarray(tiles, dtype=np.int64)
-    return bool(_is_word(ctx.arcs, ctx.root, t, ctx.L))
+    return bool(_is_word(ctx.g, ctx.root, t))
 
 
 def rack_vector(spec, text: str) -> np.ndarray:

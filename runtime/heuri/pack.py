@@ -27,7 +27,7 @@ PACK_FORMAT = 1
 REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
             "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
             "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
-            "keys/completers.npy", "graph/arcs.npy", "graph/root.npy", "bingo/meta.json")
+            "keys/completers.npy", "graph/gaddag.npy", "graph/root.npy", "bingo/meta.json")
 
 SEPTET, REDUCED_OCTET = 1, 2
 
@@ -76,15 +76,16 @@ class KeySet:
 class WordGraph:
     """The pack's minimised GADDAG (pipeline/wordgraph.py), memory-mapped.
 
-    - ``arcs``: (n_arcs,) uint64, one arc a word: bits 0-31 child node (0 = none), bits
-      32-39 tile id (``L`` = the GADDAG separator), bit 40 accepts, bit 41 last arc of its
-      node. A node is the index of its first arc; the separator arc, if any, comes first.
+    - ``nodes``: (n,) uint32, the flat graph: a node at word ``s`` is a 64-bit header
+      (words ``s``, ``s + 1``: bit ``x`` = has an arc for letter ``x``, bit 63 = has a
+      separator arc) followed by its arcs (separator first, then by letter), one word an
+      arc: bits 0-30 the child node (0 = none), bit 31 accepts.
     - ``root``: the root node (int).
 
-    Walked by :mod:`heuri.movegen` (move generation, cross-checks, word look-ups).
+    Walked by :mod:`heuri.movegen` (move generation, cross-checks, ``is_word``).
     """
 
-    arcs: np.ndarray
+    nodes: np.ndarray
     root: int
 
 
@@ -126,7 +127,7 @@ class LanguagePack:
     def graph(self) -> WordGraph:
         """The word graph (GADDAG), memory-mapped on first use."""
         gd = self.root / "graph"
-        return WordGraph(np.load(gd / "arcs.npy", mmap_mode="r"),
+        return WordGraph(np.load(gd / "gaddag.npy", mmap_mode="r"),
                          int(np.load(gd / "root.npy")[0]))
 
     @cached_property
