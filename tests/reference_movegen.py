@@ -273,13 +273,46 @@ class ReferenceGenerator:
 
 def as_tuples(moves) -> list:
     """heuri.movegen's MOVE_DTYPE array → the reference's sorted tuples."""
-    out = []
-    for m in moves:
-        n = int(m["length"])
-        out.append((int(m["kind"]), int(m["row"]), int(m["col"]), bool(m["across"]), n,
-                    tuple(int(x) for x in m["tiles"][:n]), tuple(bool(x) for x in m["new"][:n]),
-                    tuple(bool(x) for x in m["blank"][:n]), int(m["n_tiles"]), int(m["score"])))
-    return sorted(out)
+    cols = [moves[f].tolist() for f in ("kind", "row", "col", "across", "length", "tiles", "new",
+                                         "blank", "n_tiles", "score")]
+    return sorted((k, r, c, a, n, tuple(t[:n]), tuple(w[:n]), tuple(b[:n]), nt, s)
+                  for k, r, c, a, n, t, w, b, nt, s in zip(*cols))
+
+
+def to_records(moves: list) -> np.ndarray:
+    """The reference's tuples → a MOVE_DTYPE array laid out as heuri.movegen writes it
+    (entries after ``length``: tile -1, new and blank False)."""
+    from heuri.movegen import MOVE_DTYPE
+
+    out = np.zeros(len(moves), MOVE_DTYPE)
+    if not moves:
+        return out
+    cols = list(zip(*moves))
+    for f, col in zip(("kind", "row", "col", "across", "length"), cols[:5]):
+        out[f] = col
+    out["n_tiles"] = cols[8]
+    out["score"] = cols[9]
+    out["tiles"] = [t + (-1,) * (15 - len(t)) for t in cols[5]]
+    out["new"] = [t + (False,) * (15 - len(t)) for t in cols[6]]
+    out["blank"] = [t + (False,) * (15 - len(t)) for t in cols[7]]
+    return out
+
+
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0x85EBCA77C2B2AE63,
+                 0x27D4EB2F165667C5, 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53], np.uint64)
+
+
+def row_hashes(moves: np.ndarray) -> np.ndarray:
+    """Sorted 64-bit hashes of the moves' bytes: two move arrays hold the same moves (as a
+    multiset) exactly when these are equal (up to a 2**-64 chance a pair)."""
+    raw = np.ascontiguousarray(moves).view(np.uint8).reshape(len(moves), -1)
+    words = raw.view(np.uint64)  # 56 bytes = 7 words
+    h = np.zeros(len(moves), np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            h = (h ^ words[:, j]) * _MIX[j]
+            h ^= h >> np.uint64(29)
+    return np.sort(h)
 
 
 # -- positions from self-play ----------------------------------------------------------------

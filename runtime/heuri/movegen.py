@@ -107,29 +107,29 @@ def _popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ctz(x):
     return np.int64(trailing_zeros(x))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hdr(lo, hi):
     """Node header from its two words: letter bits 0..62, separator bit 63."""
     return np.uint64(lo) | (np.uint64(hi) << _S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _arc_at(node, h, t):
     """Word index of the arc for letter t (set in header h) of the node."""
     return node + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _a_next(w):
     return np.int64(w & _NXT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _a_acc(w):
     return (w & _ACC) != 0
 
@@ -274,7 +274,7 @@ def _check(letters, blanks, rack, L, rack_size):
 
 @njit(cache=True)
 def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
-            blank_ok, L, rack_size, bingo, empty_board, total, rmask, mask, csum, has, buf, cap,
+            blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
             f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo):
     """The placements (see _generate). Every array is an argument, allocated by the caller,
@@ -284,6 +284,16 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
     n = 0
     e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
     nt = 0
+    n_on_board = 0
+    for r in range(N):
+        for c in range(N):
+            if letters[r, c] >= 0:
+                n_on_board += 1
+    empty_board = n_on_board == 0
+    rmask = np.uint64(0)  # letters on the rack
+    for t in range(L):
+        if rack[t] > 0:
+            rmask |= _ONE << np.uint64(t)
     rootmask = _hdr(g[root], g[root + 1]) & _LOWBITS
     for d in range(2):
         if empty_board and d == 1:
@@ -581,18 +591,7 @@ def _generate(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, cent
     if err != 0:
         return buf, 0, err
     N = letters.shape[0]
-    total = 0
-    for t in range(L + 1):
-        total += rack[t]
-    empty_board = True
-    for r in range(N):
-        for c in range(N):
-            if letters[r, c] >= 0:
-                empty_board = False
-    rmask = np.uint64(0)  # letters on the rack
-    for t in range(L):
-        if rack[t] > 0:
-            rmask |= _ONE << np.uint64(t)
+    total = rack.sum()
     # per-line arrays
     LT = np.empty(N, np.int64)
     BV = np.empty(N, np.int64)
@@ -621,8 +620,7 @@ def _generate(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, cent
     if total > 0 and root != 0:
         mask, csum, has = _cross_impl(g, root, letters, blanks, values, L)
         n = _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r,
-                    centre_c, blank_ok, L, rack_size, bingo, empty_board, total, rmask,
-                    mask, csum, has, buf, cap, LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
+                    centre_c, blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
                     f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross,
                     f_nt, f_lo)
     # exchanges: every distinct sub-multiset of the rack, odometer over the tile kinds
