@@ -28,6 +28,7 @@ Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import numpy as np
@@ -160,19 +161,25 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
 
     bd = outdir / "bingo"
     bd.mkdir(parents=True, exist_ok=True)
-    np.save(bd / "w7.npy", w7)
-    np.save(bd / "w8.npy", w8)
-    np.save(bd / "w7_key.npy", w7_key)
-    np.save(bd / "w8_key.npy", w8_key)
-    np.save(bd / "b7.npy", bitsets(w7, L))
-    np.save(bd / "b8.npy", bitsets(w8, L))
-    np.save(bd / "blank_order.npy", order)
-    np.save(bd / "blank_ptr.npy", ptr)
-    np.save(bd / "blank_child.npy", ch)
+
+    def save(name, arr):  # atomic: a process that maps the old file keeps reading it
+        tmp = bd / f".{name}.tmp.npy"
+        np.save(tmp, arr)
+        os.replace(tmp, bd / name)
+
+    save("w7.npy", w7)
+    save("w8.npy", w8)
+    save("w7_key.npy", w7_key)
+    save("w8_key.npy", w8_key)
+    save("b7.npy", bitsets(w7, L))
+    save("b8.npy", bitsets(w8, L))
+    save("blank_order.npy", order)
+    save("blank_ptr.npy", ptr)
+    save("blank_child.npy", ch)
     lex, long_hi, long_lo = lex_codes(table, spec.board_size)
-    np.save(bd / "lex.npy", lex)
-    np.save(bd / "lex_long_hi.npy", long_hi)
-    np.save(bd / "lex_long_lo.npy", long_lo)
+    save("lex.npy", lex)
+    save("lex_long_hi.npy", long_hi)
+    save("lex_long_lo.npy", long_lo)
     meta = {"rack_size": R, "words_r": int(len(w7)), "words_r1": int(len(w8)),
             "blank_keys": int(len(order)), "blank_edges": int(len(ch))}
     write_json(meta, bd / "meta.json")
