@@ -86,7 +86,9 @@ class MoveGenError(HeuriError):
 # -- the GADDAG: one flat uint32 array (pipeline/wordgraph.py) -----------------------------
 # A node at word s: a 64-bit header (words s, s+1; bit x = an arc for letter x, bit 63 = a
 # separator arc), then its arcs: the separator arc first, then one a letter bit, in order.
-# An arc word: the child node (bits 0-30, 0 = none) and bit 31 = accepts.
+# An arc word: the child node (bits 0-30, 0 = none) and bit 31 = accepts. Written out
+# inline below (g[a] & _NXT, g[a] & _ACC, the header of g[s], g[s + 1]) rather than as small
+# jitted helpers: each helper is one more function to compile on a cold start.
 _ONE = np.uint64(1)
 _SEP = np.uint64(63)
 _LOWBITS = np.uint64(0x7FFFFFFFFFFFFFFF)
@@ -108,41 +110,14 @@ def _popcount(typingctx, x):
 
 
 @njit(cache=True)
-def _ctz(x):
-    return np.int64(trailing_zeros(x))
-
-
-@njit(cache=True)
-def _hdr(lo, hi):
-    """Node header from its two words: letter bits 0..62, separator bit 63."""
-    return np.uint64(lo) | (np.uint64(hi) << _S32)
-
-
-@njit(cache=True)
-def _arc_at(node, h, t):
-    """Word index of the arc for letter t (set in header h) of the node."""
-    return node + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
-
-
-@njit(cache=True)
-def _a_next(w):
-    return np.int64(w & _NXT)
-
-
-@njit(cache=True)
-def _a_acc(w):
-    return (w & _ACC) != 0
-
-
-@njit(cache=True)
 def _find(g, node, t):
     """Word index of the arc for letter ``t`` out of ``node``, or -1."""
     if node == 0:
         return -1
-    h = _hdr(g[node], g[node + 1])
+    h = np.uint64(g[node]) | (np.uint64(g[node + 1]) << _S32)
     if ((h >> np.uint64(t)) & _ONE) == 0:
         return -1
-    return _arc_at(node, h, t)
+    return node + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
 @njit(cache=True)
@@ -160,8 +135,8 @@ def _is_word(g, root, tiles):
         if a < 0:
             return False
         w = g[a]
-        acc = _a_acc(w)
-        node = _a_next(w)
+        acc = (w & _ACC) != 0
+        node = np.int64(w & _NXT)
     return acc
 
 
@@ -218,22 +193,22 @@ def _cross_impl(g, root, letters, blanks, values, L):
                     if a < 0:
                         node = 0
                         break
-                    node = _a_next(g[a])
+                    node = np.int64(g[a] & _NXT)
                 if node == 0:
                     continue
-                h = _hdr(g[node], g[node + 1])
+                h = np.uint64(g[node]) | (np.uint64(g[node + 1]) << _S32)
                 cand = h & _LOWBITS & full
                 a = node + 2 + np.int64(h >> _SEP)
                 m = np.uint64(0)
                 hb = h & _LOWBITS
                 while cand != 0:
-                    x = _ctz(cand)
+                    x = np.int64(trailing_zeros(cand))
                     cand &= cand - _ONE
                     w = g[a + _popcount(hb & ((_ONE << np.uint64(x)) - _ONE))]
                     if n_p == 0:
-                        ok = _a_acc(w)
+                        ok = (w & _ACC) != 0
                     else:
-                        n2 = _a_next(w)
+                        n2 = np.int64(w & _NXT)
                         ok = True
                         acc = False
                         for j in range(1, n_p + 1):
@@ -242,8 +217,8 @@ def _cross_impl(g, root, letters, blanks, values, L):
                                 ok = False
                                 break
                             wb = g[b]
-                            acc = _a_acc(wb)
-                            n2 = _a_next(wb)
+                            acc = (wb & _ACC) != 0
+                            n2 = np.int64(wb & _NXT)
                         ok = ok and acc
                     if ok:
                         m |= _ONE << np.uint64(x)
@@ -294,7 +269,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
     for t in range(L):
         if rack[t] > 0:
             rmask |= _ONE << np.uint64(t)
-    rootmask = _hdr(g[root], g[root + 1]) & _LOWBITS
+    rootmask = (np.uint64(g[root]) | (np.uint64(g[root + 1]) << _S32)) & _LOWBITS
     for d in range(2):
         if empty_board and d == 1:
             break
@@ -375,7 +350,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                         if cand == 0:
                             sp -= 1
                             continue
-                        t = _ctz(cand)
+                        t = np.int64(trailing_zeros(cand))
                         f_cand[f] = cand & (cand - _ONE)
                         f_t[f] = t
                         if rack[t] > 0:
@@ -389,9 +364,10 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                         rmask &= ~(_ONE << np.uint64(u))
                     f_used[f] = u
                     nd = f_node[f]
-                    w = g[_arc_at(nd, _hdr(g[nd], g[nd + 1]), t)]
-                    child = _a_next(w)
-                    acc = _a_acc(w)
+                    h = np.uint64(g[nd]) | (np.uint64(g[nd + 1]) << _S32)
+                    w = g[nd + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
+                    child = np.int64(w & _NXT)
+                    acc = (w & _ACC) != 0
                     lv = 0 if isb else values[t] * LM[p]
                     main = f_main[f] + lv
                     wm = f_wm[f] * WM[p]
@@ -412,8 +388,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                 ok = False
                                 break
                             wb = g[b]
-                            child = _a_next(wb)
-                            acc = _a_acc(wb)
+                            child = np.int64(wb & _NXT)
+                            acc = (wb & _ACC) != 0
                             q -= 1
                             word[q] = LT[q]
                             main += BV[q]
@@ -426,10 +402,10 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                             e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                             e_n = 1
                         if child != 0:
-                            hc = _hdr(g[child], g[child + 1])
+                            hc = np.uint64(g[child]) | (np.uint64(g[child + 1]) << _S32)
                             # over the separator: rightwards from a + 1
                             if (hc >> _SEP) != 0 and a + 1 < N:
-                                node2 = _a_next(g[child + 2])
+                                node2 = np.int64(g[child + 2] & _NXT)
                                 rr = a + 1
                                 acc2 = False
                                 main2 = main
@@ -440,8 +416,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                         ok2 = False
                                         break
                                     wb = g[b]
-                                    node2 = _a_next(wb)
-                                    acc2 = _a_acc(wb)
+                                    node2 = np.int64(wb & _NXT)
+                                    acc2 = (wb & _ACC) != 0
                                     word[rr] = LT[rr]
                                     main2 += BV[rr]
                                     rr += 1
@@ -457,7 +433,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                             e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
                                         e_n += 1
                                     if rr < N and node2 != 0:
-                                        cn = _hdr(g[node2], g[node2 + 1]) & _LOWBITS & MK[rr] & avail
+                                        h2 = np.uint64(g[node2]) | (np.uint64(g[node2 + 1]) << _S32)
+                                        cn = h2 & _LOWBITS & MK[rr] & avail
                                         if cn != 0:
                                             k = sp
                                             sp += 1
@@ -499,8 +476,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                 ok = False
                                 break
                             wb = g[b]
-                            child = _a_next(wb)
-                            acc = _a_acc(wb)
+                            child = np.int64(wb & _NXT)
+                            acc = (wb & _ACC) != 0
                             word[rr] = LT[rr]
                             main += BV[rr]
                             rr += 1
@@ -512,7 +489,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                             e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                             e_n = 1
                         if rr < N and child != 0:
-                            cn = _hdr(g[child], g[child + 1]) & _LOWBITS & MK[rr] & avail
+                            hc = np.uint64(g[child]) | (np.uint64(g[child + 1]) << _S32)
+                            cn = hc & _LOWBITS & MK[rr] & avail
                             if cn != 0:
                                 k = sp
                                 sp += 1
