@@ -18,13 +18,22 @@ the *fish* flag (``e > j``).
   (N = 20) placements are re-valued with δ of the board after the move and re-ranked
   (``exact=True`` re-values every placement). Exchanges and the pass leave the board
   unchanged, so the current δ is exact for them. The final order: the re-valued moves by
-  their new v, then the others by v.
+  their new v, then the others by v. By default (``prune=True``) the placements to
+  re-value are visited in decreasing order of the bound ``j + e(L | δ ≡ 1)`` and the visit
+  stops once the bound cannot beat the best re-valued v: the chosen move is exactly the one
+  re-valuing them all would choose (tested), at a fraction of the cost.
 
 Entry points: ``make_evaluator(pack, name, **options)``; then ``ev.rank(position)`` (a
 :class:`heuri.game.Position`) or ``ev.rank_arrays(letters, blanks, rack, unseen, bag_size)``
-→ :class:`Ranking`; ``ev.choose(position)`` → :class:`heuri.move.Move` (the fast path for
-match runners: the same ranking, only the best move converted); ``ev.best_record(...)``
-returns the MOVE_DTYPE record without building Move objects.
+→ :class:`Ranking`; ``ev.choose(position)`` → :class:`heuri.move.Move`.
+
+The fast path for match runners: build the evaluator once per pack and process
+(``ev = make_evaluator(pack, "heuri3")``; it keeps its compiled kernels and index), then call
+``ev.choose(position)`` each turn (``heuri.players.make_player`` does this), or
+``ev.best_record(letters, blanks, rack, unseen, bag_size)`` on raw arrays to get the MOVE_DTYPE
+record without building Move objects. Heuri_3 with N = 20 takes about 15-25 ms of CPU a
+decision (benchmarks/bench_evaluate.py). Deterministic: the same position gives the same
+move (ties go to the move generator's order).
 """
 from __future__ import annotations
 
