@@ -312,3 +312,32 @@ def test_bad_board(pack_en):
     b2[7, 7] = 0
     with pytest.raises(BoardError, match="occupied"):
         BoardDelta(pack_en, b2).changes([7], [7], [1])
+
+
+@pytest.mark.parametrize("max_blanks", [0, 1])
+def test_max_blanks(pack_en, max_blanks):
+    """δ limited to keys with at most max_blanks blanks equals the full δ on those keys
+    (False elsewhere), before and after a move."""
+    from heuri.evaluate import _new_squares
+    from heuri.movegen import generate
+
+    spec = pack_en.spec
+    rng = np.random.default_rng(20 + max_blanks)
+    nbk = (key_rows(pack_en) == spec.blank).sum(axis=1)
+    ok = nbk <= max_blanks
+    b, bl = random_board(pack_en, 8, rng)
+    full = BoardDelta(pack_en, b)
+    lim = BoardDelta(pack_en, b, max_blanks=max_blanks)
+    assert (lim.delta[ok] == full.delta[ok]).all() and not lim.delta[~ok].any()
+    rack = np.bincount(spec.parse_tiles("AEINRST"), minlength=spec.n_kinds)
+    moves = generate(pack_en, b, bl, rack)
+    moves = moves[moves["kind"] == 0]
+    for i in rng.choice(len(moves), 5, replace=False):
+        sq = _new_squares(moves[i])
+        after = b.copy()
+        after[sq[0], sq[1]] = sq[2]
+        want = delta(pack_en, after)
+        keys, new = lim.changes(*sq)
+        d = lim.delta.copy()
+        d[keys] = new
+        assert (d[ok] == want[ok]).all() and not d[~ok].any()

@@ -46,7 +46,8 @@ class BoardError(HeuriError):
 @dataclass
 class BingoIndex:
     """The arrays of ``build/<lang>/bingo/`` (see pipeline/bingo_index.py), plus the bitsets
-    re-laid out as (positions, words/64, letters) for the lane kernel."""
+    re-laid out as (positions, words/64, letters) for the lane kernel and derived maps
+    (witness words of each key, parents of each key, blanks per key)."""
 
     w7: np.ndarray
     w8: np.ndarray
@@ -63,6 +64,7 @@ class BingoIndex:
     n_keys: int
     n_letters: int
     rack_size: int
+    key_rows: np.ndarray  # (n_keys, R) uint8, the keys' sorted tiles (probability.key_rows)
 
     @cached_property
     def b7t(self) -> np.ndarray:
@@ -71,6 +73,16 @@ class BingoIndex:
     @cached_property
     def b8t(self) -> np.ndarray:
         return np.ascontiguousarray(np.transpose(self.b8, (0, 2, 1)))
+
+    @cached_property
+    def n_blanks(self) -> np.ndarray:
+        """Blanks in each key, (n_keys,) int64."""
+        return (self.key_rows == self.n_letters).sum(axis=1).astype(np.int64)
+
+    def blank_limit(self, max_blanks: int) -> int:
+        """Entries of ``blank_order`` (sorted by blank count) with at most max_blanks blanks."""
+        nb = self.n_blanks[np.asarray(self.blank_order)]
+        return int(np.searchsorted(nb, max_blanks, side="right"))
 
     @cached_property
     def w8_key_t(self) -> np.ndarray:
@@ -140,8 +152,10 @@ def bingo_index(pack) -> BingoIndex:
         for n in ("w7_key", "w8_key", "blank_order", "blank_ptr", "blank_child", "lex",
                   "lex_long_hi", "lex_long_lo"):
             arrs[n] = np.ascontiguousarray(arrs[n])
+        from .probability import key_rows
+
         ix = BingoIndex(**arrs, n_keys=len(pack.keys), n_letters=pack.spec.n_letters,
-                        rack_size=pack.spec.rack_size)
+                        rack_size=pack.spec.rack_size, key_rows=key_rows(pack))
         _INDEX[key] = ix
     return ix
 
@@ -477,9 +491,15 @@ class BoardDelta:
     over ``pack.keys``; ``f7`` (nw7,) and ``f8`` (R+1, nw8) uint64, the words that fit.
     Raises BoardError for a malformed board or PackError when the bingo index is missing."""
 
-    def __init__(self, pack, letters: np.ndarray, keep_lanes: bool = True):
+    def __init__(self, pack, letters: np.ndarray, keep_lanes: bool = True,
+                 max_blanks: int | None = None):
         self.pack = pack
         self.ix = ix = bingo_index(pack)
+        #: keys with more blanks than this are left at δ = False (not computed); the
+        #: evaluators pass the blanks the player can still hold (rack + unseen), since
+        #: p(s | L) = 0 for the others
+        self.max_blanks = pack.spec.rack_size if max_blanks is None else int(max_blanks)
+        self._n_prop = ix.blank_limit(self.max_blanks)
         self.letters = _check_board(pack, letters)
         spec = pack.spec
         N, R, L = spec.board_size, spec.rack_size, spec.n_letters
@@ -526,8 +546,9 @@ class BoardDelta:
         """δ over ``pack.keys``, (n_keys,) bool (expanded from the fitting words on first use)."""
         if self._delta is None:
             ix = self.ix
-            self._delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key_t, ix.blank_order,
-                                  ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
+            self._delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key_t,
+                                  ix.blank_order[:self._n_prop], ix.blank_ptr, ix.blank_child,
+                                  ix.n_keys, _DB_TABLE)
         return self._delta
 
     def changes(self, rows, cols, tiles, leave=None):
@@ -603,8 +624,8 @@ class BoardDelta:
         n_words = _count_changed(self.f7, g7, self.f8, g8, has7, has8, nk)
         if n_words > self.full_threshold:
             # most of the board changed (a move in open space): recompute δ from the words
-            after = _expand(g7, g8, ix.w7_key, ix.w8_key_t, ix.blank_order, ix.blank_ptr,
-                            ix.blank_child, ix.n_keys, _DB_TABLE)
+            after = _expand(g7, g8, ix.w7_key, ix.w8_key_t, ix.blank_order[:self._n_prop],
+                            ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
             keys = np.flatnonzero(after != self.delta)
             if len(nk):
                 keys = keys[(self._counts[keys][:, nk] >= nc).all(axis=1)]
@@ -617,7 +638,7 @@ class BoardDelta:
         return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key_t, ptr7,
                             word7, ptr8, word8, R, pos, ix.blank_ptr, ix.blank_child, par_ptr,
                             par, _DB_TABLE, self._stamp, self._mark, self._rows, nk, nc,
-                            *ix.contains)
+                            *ix.contains, ix.n_blanks, self.max_blanks)
 
     def delta_after(self, rows, cols, tiles) -> np.ndarray:
         """Full δ (n_keys,) bool after placing ``tiles`` at (rows, cols), through
@@ -776,7 +797,7 @@ def _push(buf, n, v):
 @njit(cache=True)
 def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key_t, ptr7, word7, ptr8, word8, R,
                  order_pos, blank_ptr, blank_child, par_ptr, par, table, stamp, mark,
-                 counts, need_kinds, need_counts, has7, has8):
+                 counts, need_kinds, need_counts, has7, has8, n_blanks, max_blanks):
     """Keys whose δ differs between the old words (f) and the new words (g): returns
     (keys, new values). ``delta`` is modified in place during the call and restored.
     ``mark`` (n_keys,) int64 scratch with ``stamp`` a fresh value (a key is *decided*
@@ -871,7 +892,8 @@ def _key_changes(f7, f8, g7, g8, delta, w7_key, w8_key_t, ptr7, word7, ptr8, wor
                     continue
                 for e in range(par_ptr[key], par_ptr[key + 1]):
                     pk = par[e]
-                    if mark[pk] == stamp or not _holds(counts, pk, need_kinds, need_counts):
+                    if (mark[pk] == stamp or n_blanks[pk] > max_blanks
+                            or not _holds(counts, pk, need_kinds, need_counts)):
                         continue
                     if now:
                         mark[pk] = stamp

@@ -385,7 +385,9 @@ class Heuri3(Evaluator):
         from .bingo import BoardDelta
 
         spec = self.spec
-        bd = BoardDelta(self.pack, letters, keep_lanes=self.top > 0 or self.exact)
+        # keys with more blanks than the player can still hold have p = 0: skip their δ
+        nb = min(int(rack[spec.blank] + U[spec.blank]), spec.rack_size)
+        bd = BoardDelta(self.pack, letters, keep_lanes=self.top > 0 or self.exact, max_blanks=nb)
         self.last_delta = bd
         _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
         li = _leave_codes(rack, lv)
