@@ -429,6 +429,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
             else:
                 import multiprocessing as mp
                 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+                from concurrent.futures.process import BrokenProcessPool
 
                 ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
@@ -450,6 +451,11 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
                                 gid = next(it, None)
                                 if gid is not None:
                                     pending.add(ex.submit(_worker_game, p1, p2, seed, *gid))
+                    except BrokenProcessPool:
+                        raise MatchError(
+                            f"a worker process died in the middle of a game (killed, out of memory or a crash); "
+                            f"the {played} games finished in this run are saved in {str(out)!r}: run the same "
+                            f"command again to resume") from None
                     except BaseException:
                         for f in pending:
                             f.cancel()
