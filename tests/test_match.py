@@ -224,3 +224,15 @@ def test_compare_pairs_games_on_the_same_bags():
     assert r["spread_diff"] == pytest.approx((10 + 20 + 3) / 3)
     with pytest.raises(MatchError):
         compare(a, [row(5, 0, 1.0, 1)])
+
+
+def _die(*args):
+    os._exit(3)  # a worker killed in the middle of a game
+
+
+def test_dead_worker_is_a_one_line_error(tmp_path, monkeypatch):
+    import heuri.match as hm
+
+    monkeypatch.setattr(hm, "_worker_game", _die)
+    with pytest.raises(MatchError, match="a worker process died.*run the same command again to resume"):
+        run_match("en", "greedy", "greedy", 4, jobs=2, out=tmp_path / "m", progress=False)
