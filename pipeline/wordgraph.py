@@ -14,15 +14,17 @@ construction of minimal acyclic finite-state automata", Computational Linguistic
 in numba with a hash table of registered states. Exact: the graph accepts exactly the
 paths above (checked in tests/test_movegen.py against the word list).
 
-Layout (one flat uint32 array, ``graph/gaddag.npy``): a node at word ``s`` is a 64-bit
-header in words ``s`` (low half) and ``s + 1`` (high half) — bit ``x`` set when the node
-has an arc for letter ``x`` (``x < L <= 63``), bit 63 set when it has a separator arc — then
-its arcs, one word each: the separator arc first (if any), then one arc per set letter bit
-in increasing letter order. An arc word is the child node (bits 0-30, 0 = none) and bit 31
-*accepts* (a path ends on this arc). So the arc for letter ``x`` is word
-``s + 2 + sep + popcount(header & ((1 << x) - 1))``: one look, no scan. Words 0 and 1 are
-an empty node, so node 0 means "no children". ``root.npy``: (1,) int64, the root node;
-``meta.json``: counts (words, paths, arcs, nodes, words of the array) and the alphabet.
+Layout (one flat uint32 array, ``graph/gaddag.npy``): a node at word ``s`` is a header of
+``hw`` words (``hw = 1`` when the language has at most 31 letters, else 2; the header is
+word ``s``, or ``s`` low and ``s + 1`` high) — bit ``x`` set when the node has an arc for
+letter ``x``, bit ``32 hw - 1`` set when it has a separator arc — then its arcs, one word
+each: the separator arc first (if any), then one arc per set letter bit in increasing
+letter order. An arc word is the child node (bits 0-30, 0 = none) and bit 31 *accepts* (a
+path ends on this arc). So the arc for letter ``x`` is word
+``s + hw + sep + popcount(header & ((1 << x) - 1))``: one look, no scan. The first ``hw``
+words are an empty node, so node 0 means "no children". ``root.npy``: (2,) int64, the
+root node and ``hw``; ``meta.json``: counts (words, paths, arcs, nodes, words of the
+array), the alphabet and ``header_words``.
 
 The same words give the same bytes (deterministic). Spanish (636,598 words): 6.3 M paths,
 1.05 M arcs, 0.42 M nodes (5.8 MiB), about 10 s and 0.9 GB on one core.
@@ -44,7 +46,6 @@ from .common import write_json
 
 MAXLEN = 16  # a path: at most 15 tiles plus the separator
 ACCEPT = np.uint32(1 << 31)  # arc word: accepts
-SEP_BIT = 63  # header bit: the node has a separator arc
 
 
 @njit(cache=True)
@@ -203,12 +204,12 @@ def _build(rows, sep):
 
 
 @njit(cache=True)
-def _relayout(tile, nxt, acc, last, root, sep):
+def _relayout(tile, nxt, acc, last, root, sep, hw):
     """Arc lists (node = index of its first arc, arc 0 a dummy) → the flat uint32 layout
-    of the module docstring. Returns (words, root)."""
+    of the module docstring with ``hw`` header words. Returns (words, root)."""
     n = len(tile)
     new_of = np.zeros(n, np.int64)  # old node start → new node start
-    size = 2
+    size = hw
     a = 1
     while a < n:
         new_of[a] = size
@@ -217,7 +218,7 @@ def _relayout(tile, nxt, acc, last, root, sep):
             k += 1
             if last[a + k - 1]:
                 break
-        size += 2 + k
+        size += hw + k
         a += k
     if size >= 1 << 31:
         raise ValueError("word graph too large for 31-bit node indices")
@@ -226,11 +227,11 @@ def _relayout(tile, nxt, acc, last, root, sep):
     while a < n:
         s = new_of[a]
         h = np.uint64(0)
-        j = s + 2
+        j = s + hw
         while True:
             t = tile[a]
             if t == sep:
-                h |= np.uint64(1) << np.uint64(SEP_BIT)
+                h |= np.uint64(1) << np.uint64(32 * hw - 1)
             else:
                 h |= np.uint64(1) << np.uint64(t)
             w = np.uint32(new_of[nxt[a]]) if nxt[a] != 0 else np.uint32(0)
@@ -242,7 +243,8 @@ def _relayout(tile, nxt, acc, last, root, sep):
             if last[a - 1]:
                 break
         out[s] = np.uint32(h & np.uint64(0xFFFFFFFF))
-        out[s + 1] = np.uint32(h >> np.uint64(32))
+        if hw == 2:
+            out[s + 1] = np.uint32(h >> np.uint64(32))
     return out, new_of[root] if root != 0 else 0
 
 
@@ -274,13 +276,14 @@ def build_graph(spec_file: Path, words_file: Path, outdir: Path) -> dict:
     rows = gaddag_paths(tiles_col)
     # numpy's S dtype drops trailing zero bytes; frombuffer above restores the padding.
     tile, nxt, acc, last, root, n_nodes = _build(rows, L)
-    words, root = _relayout(tile, nxt, acc, last, root, L)
+    hw = 1 if L <= 31 else 2  # header words: 31 letter bits and the separator bit fit in one
+    words, root = _relayout(tile, nxt, acc, last, root, L, hw)
     outdir.mkdir(parents=True, exist_ok=True)
     np.save(outdir / "gaddag.npy", words)
-    np.save(outdir / "root.npy", np.array([root], np.int64))
+    np.save(outdir / "root.npy", np.array([root, hw], np.int64))
     meta = {"kind": "gaddag", "alphabet": L + 1, "separator": L, "words": int(keep.sum()),
             "paths": int(len(rows)), "arcs": int(len(tile) - 1), "nodes": int(n_nodes),
-            "array_words": int(len(words))}
+            "array_words": int(len(words)), "header_words": hw}
     write_json(meta, outdir / "meta.json")
     return {**meta, "seconds": round(time.perf_counter() - t0, 2)}
 

@@ -84,14 +84,13 @@ class MoveGenError(HeuriError):
 
 
 # -- the GADDAG: one flat uint32 array (pipeline/wordgraph.py) -----------------------------
-# A node at word s: a 64-bit header (words s, s+1; bit x = an arc for letter x, bit 63 = a
-# separator arc), then its arcs: the separator arc first, then one a letter bit, in order.
+# A node at word s: a header of hw words (hw = 1 when L <= 31, else 2; bit x = an arc for
+# letter x, bit 32 * hw - 1 = a separator arc), then its arcs: the separator arc first, then
+# one a letter bit, in letter order.
 # An arc word: the child node (bits 0-30, 0 = none) and bit 31 = accepts. Written out
 # inline below (g[a] & _NXT, g[a] & _ACC, the header of g[s], g[s + 1]) rather than as small
 # jitted helpers: each helper is one more function to compile on a cold start.
 _ONE = np.uint64(1)
-_SEP = np.uint64(63)
-_LOWBITS = np.uint64(0x7FFFFFFFFFFFFFFF)
 _ACC = np.uint32(1 << 31)
 _NXT = np.uint32(0x7FFFFFFF)
 _S32 = np.uint64(32)
@@ -110,18 +109,19 @@ def _popcount(typingctx, x):
 
 
 @njit(cache=True)
-def _find(g, node, t):
-    """Word index of the arc for letter ``t`` out of ``node``, or -1."""
+def _find(g, hw, node, t):
+    """Word index of the arc for letter ``t`` out of ``node``, or -1 (``hw``: header words)."""
     if node == 0:
         return -1
-    h = np.uint64(g[node]) | (np.uint64(g[node + 1]) << _S32)
+    h = np.uint64(g[node]) | ((np.uint64(g[node + 1]) << _S32) if hw == 2 else np.uint64(0))
     if ((h >> np.uint64(t)) & _ONE) == 0:
         return -1
-    return node + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
+    sep = np.int64((h >> np.uint64(32 * hw - 1)) & _ONE)
+    return node + hw + sep + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
 @njit(cache=True)
-def _is_word(g, root, tiles):
+def _is_word(g, hw, root, tiles):
     """True when the tile ids ``tiles`` spell a word: the path rev(word) is in the GADDAG."""
     node = root
     acc = False
@@ -131,7 +131,7 @@ def _is_word(g, root, tiles):
     for j in range(n - 1, -1, -1):
         if tiles[j] < 0 or tiles[j] > 62:
             return False
-        a = _find(g, node, tiles[j])
+        a = _find(g, hw, node, tiles[j])
         if a < 0:
             return False
         w = g[a]
@@ -141,7 +141,7 @@ def _is_word(g, root, tiles):
 
 
 @njit(cache=True)
-def _cross_impl(g, root, letters, blanks, values, L):
+def _cross_impl(g, hw, root, letters, blanks, values, L):
     """Cross-checks of every square for both directions (see :func:`cross_checks`)."""
     N = letters.shape[0]
     full = np.uint64((1 << L) - 1)
@@ -189,18 +189,18 @@ def _cross_impl(g, root, letters, blanks, values, L):
                 # the word P x S is in the GADDAG as rev(S) x rev(P)
                 node = root
                 for j in range(n_s, 0, -1):
-                    a = _find(g, node, letters[r + dr * j, c + dc * j])
+                    a = _find(g, hw, node, letters[r + dr * j, c + dc * j])
                     if a < 0:
                         node = 0
                         break
                     node = np.int64(g[a] & _NXT)
                 if node == 0:
                     continue
-                h = np.uint64(g[node]) | (np.uint64(g[node + 1]) << _S32)
-                cand = h & _LOWBITS & full
-                a = node + 2 + np.int64(h >> _SEP)
+                h = np.uint64(g[node]) | ((np.uint64(g[node + 1]) << _S32) if hw == 2 else np.uint64(0))
+                cand = h & full
+                a = node + hw + np.int64((h >> np.uint64(32 * hw - 1)) & _ONE)
                 m = np.uint64(0)
-                hb = h & _LOWBITS
+                hb = h & full
                 while cand != 0:
                     x = np.int64(trailing_zeros(cand))
                     cand &= cand - _ONE
@@ -212,7 +212,7 @@ def _cross_impl(g, root, letters, blanks, values, L):
                         ok = True
                         acc = False
                         for j in range(1, n_p + 1):
-                            b = _find(g, n2, letters[r - dr * j, c - dc * j])
+                            b = _find(g, hw, n2, letters[r - dr * j, c - dc * j])
                             if b < 0:
                                 ok = False
                                 break
@@ -248,7 +248,7 @@ def _check(letters, blanks, rack, L, rack_size):
 
 
 @njit(cache=True)
-def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
             f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo):
@@ -269,7 +269,9 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
     for t in range(L):
         if rack[t] > 0:
             rmask |= _ONE << np.uint64(t)
-    rootmask = (np.uint64(g[root]) | (np.uint64(g[root + 1]) << _S32)) & _LOWBITS
+    lmask = np.uint64((1 << L) - 1)  # the letter bits of a node header
+    sb = np.uint64(32 * hw - 1)  # its separator bit
+    rootmask = (np.uint64(g[root]) | ((np.uint64(g[root + 1]) << _S32) if hw == 2 else np.uint64(0))) & lmask
     for d in range(2):
         if empty_board and d == 1:
             break
@@ -364,8 +366,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                         rmask &= ~(_ONE << np.uint64(u))
                     f_used[f] = u
                     nd = f_node[f]
-                    h = np.uint64(g[nd]) | (np.uint64(g[nd + 1]) << _S32)
-                    w = g[nd + 2 + np.int64(h >> _SEP) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
+                    h = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
+                    w = g[nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
                     child = np.int64(w & _NXT)
                     acc = (w & _ACC) != 0
                     lv = 0 if isb else values[t] * LM[p]
@@ -383,7 +385,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                         q = p
                         ok = True
                         while q > 0 and LT[q - 1] >= 0:
-                            b = _find(g, child, LT[q - 1])
+                            b = _find(g, hw, child, LT[q - 1])
                             if b < 0:
                                 ok = False
                                 break
@@ -402,16 +404,16 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                             e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                             e_n = 1
                         if child != 0:
-                            hc = np.uint64(g[child]) | (np.uint64(g[child + 1]) << _S32)
-                            # over the separator: rightwards from a + 1
-                            if (hc >> _SEP) != 0 and a + 1 < N:
-                                node2 = np.int64(g[child + 2] & _NXT)
+                            hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+                            # over the separator (the node's first arc): rightwards from a + 1
+                            if ((hc >> sb) & _ONE) != 0 and a + 1 < N:
+                                node2 = np.int64(g[child + hw] & _NXT)
                                 rr = a + 1
                                 acc2 = False
                                 main2 = main
                                 ok2 = True
                                 while rr < N and LT[rr] >= 0:
-                                    b = _find(g, node2, LT[rr])
+                                    b = _find(g, hw, node2, LT[rr])
                                     if b < 0:
                                         ok2 = False
                                         break
@@ -433,8 +435,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                             e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
                                         e_n += 1
                                     if rr < N and node2 != 0:
-                                        h2 = np.uint64(g[node2]) | (np.uint64(g[node2 + 1]) << _S32)
-                                        cn = h2 & _LOWBITS & MK[rr] & avail
+                                        h2 = np.uint64(g[node2]) | ((np.uint64(g[node2 + 1]) << _S32) if hw == 2 else np.uint64(0))
+                                        cn = h2 & lmask & MK[rr] & avail
                                         if cn != 0:
                                             k = sp
                                             sp += 1
@@ -451,7 +453,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                                             f_lo[k] = q
                             # further left, over empty squares that are not anchors
                             if q == p and p - 1 > ll:
-                                cn = hc & _LOWBITS & MK[p - 1] & avail
+                                cn = hc & lmask & MK[p - 1] & avail
                                 if cn != 0:
                                     k = sp
                                     sp += 1
@@ -471,7 +473,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                         rr = p + 1
                         ok = True
                         while rr < N and LT[rr] >= 0:
-                            b = _find(g, child, LT[rr])
+                            b = _find(g, hw, child, LT[rr])
                             if b < 0:
                                 ok = False
                                 break
@@ -489,8 +491,8 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
                             e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                             e_n = 1
                         if rr < N and child != 0:
-                            hc = np.uint64(g[child]) | (np.uint64(g[child + 1]) << _S32)
-                            cn = hc & _LOWBITS & MK[rr] & avail
+                            hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+                            cn = hc & lmask & MK[rr] & avail
                             if cn != 0:
                                 k = sp
                                 sp += 1
@@ -552,7 +554,7 @@ def _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre
 
 
 @njit(cache=True)
-def _generate(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+def _generate(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
               blank_ok, L, rack_size, bingo, max_exch, with_pass, cap):
     """The whole search. ``rack`` (int64, L+1) is modified during the search and restored.
 
@@ -596,8 +598,8 @@ def _generate(g, root, letters, blanks, rack, values, lmul, wmul, centre_r, cent
     f_nt = np.empty(S, np.int64)
     f_lo = np.empty(S, np.int64)
     if total > 0 and root != 0:
-        mask, csum, has = _cross_impl(g, root, letters, blanks, values, L)
-        n = _search(g, root, letters, blanks, rack, values, lmul, wmul, centre_r,
+        mask, csum, has = _cross_impl(g, hw, root, letters, blanks, values, L)
+        n = _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r,
                     centre_c, blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
                     f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross,
                     f_nt, f_lo)
@@ -683,6 +685,7 @@ def _leaves(rack, kind, length, tiles, new, blank, L):
 # -- Python side --------------------------------------------------------------------------
 class _Ctx(NamedTuple):
     g: np.ndarray
+    hw: int
     root: int
     values: np.ndarray
     lmul: np.ndarray
@@ -735,7 +738,7 @@ def _context(pack) -> _Ctx:
         for t, sym in enumerate(spec.tiles):
             if sym not in spec.blank_cannot_represent:
                 ok |= 1 << t
-        ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.root), np.array(spec.values, np.int64),
+        ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
                    spec.exchange_min_bag, [4096])
         _CTX[pack] = ctx
@@ -810,7 +813,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
             max_exch = min(ctx.rack_size, bag)
     cap = ctx.cap[0]
     while True:
-        buf, n, err = _generate(ctx.g, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+        buf, n, err = _generate(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                                 ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                                 ctx.rack_size, ctx.bingo, max_exch, bool(exchanges), cap)
         if err:
@@ -876,7 +879,7 @@ def cross_checks(pack, letters, blanks) -> CrossChecks:
     err = _check(letters, blanks, np.zeros(ctx.L + 1, np.int64), ctx.L, ctx.rack_size)
     if err:
         _raise(err, ctx, letters, blanks, np.zeros(ctx.L + 1, np.int64))
-    return CrossChecks(*_cross_impl(ctx.g, ctx.root, letters, blanks, ctx.values, ctx.L))
+    return CrossChecks(*_cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L))
 
 
 def is_word(pack, tiles) -> bool:
@@ -884,7 +887,7 @@ def is_word(pack, tiles) -> bool:
     looked up in the word graph."""
     ctx = _CTX.get(pack) or _context(pack)
     t = np.asarray(tiles, dtype=np.int64)
-    return bool(_is_word(ctx.g, ctx.root, t))
+    return bool(_is_word(ctx.g, ctx.hw, ctx.root, t))
 
 
 def rack_vector(spec, text: str) -> np.ndarray:

@@ -76,17 +76,19 @@ class KeySet:
 class WordGraph:
     """The pack's minimised GADDAG (pipeline/wordgraph.py), memory-mapped.
 
-    - ``nodes``: (n,) uint32, the flat graph: a node at word ``s`` is a 64-bit header
-      (words ``s``, ``s + 1``: bit ``x`` = has an arc for letter ``x``, bit 63 = has a
-      separator arc) followed by its arcs (separator first, then by letter), one word an
-      arc: bits 0-30 the child node (0 = none), bit 31 accepts.
-    - ``root``: the root node (int).
+    - ``nodes``: (n,) uint32, the flat graph: a node at word ``s`` is a header of
+      ``header_words`` words (bit ``x`` = has an arc for letter ``x``, bit
+      ``32 * header_words - 1`` = has a separator arc) followed by its arcs (separator
+      first, then by letter), one word an arc: bits 0-30 the child node (0 = none), bit 31
+      accepts.
+    - ``root``: the root node (int); ``header_words``: 1 (at most 31 letters) or 2.
 
     Walked by :mod:`heuri.movegen` (move generation, cross-checks, ``is_word``).
     """
 
     nodes: np.ndarray
     root: int
+    header_words: int = 2
 
 
 class LanguagePack:
@@ -127,8 +129,9 @@ class LanguagePack:
     def graph(self) -> WordGraph:
         """The word graph (GADDAG), memory-mapped on first use."""
         gd = self.root / "graph"
-        return WordGraph(np.load(gd / "gaddag.npy", mmap_mode="r"),
-                         int(np.load(gd / "root.npy")[0]))
+        root = np.load(gd / "root.npy")
+        return WordGraph(np.load(gd / "gaddag.npy", mmap_mode="r"), int(root[0]),
+                         int(root[1]) if len(root) > 1 else 2)
 
     @cached_property
     def bingo(self):
