@@ -566,7 +566,6 @@ def _generate(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, 
     reallocated inside the loops: a reassigned array costs atomic reference counting."""
     err = _check(letters, blanks, rack, L, rack_size)
     buf = np.empty((cap, _REC), np.uint8)
-    kinds0 = np.zeros(1, np.int64)
     n = 0
     if err != 0:
         return buf, 0, err
@@ -628,32 +627,30 @@ def _generate(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, 
             if size > max_exch:
                 continue
             if n < cap:
-                _put_exchange(buf, n, kinds, cnt, nk, L)
+                for b in range(_REC):
+                    buf[n, b] = 0
+                buf[n, _O_KIND] = 1
+                e = 0
+                for q in range(nk):
+                    for _ in range(cnt[q]):
+                        buf[n, _O_TILES + e] = kinds[q]
+                        buf[n, _O_NEW + e] = 1
+                        buf[n, _O_BLANK + e] = 1 if kinds[q] == L else 0
+                        e += 1
+                buf[n, _O_LEN] = e
+                buf[n, _O_NT] = e
+                for e2 in range(e, _MAXN):
+                    buf[n, _O_TILES + e2] = 255
             n += 1
     if with_pass:
         if n < cap:
-            _put_exchange(buf, n, kinds0, kinds0, 0, L)
+            for b in range(_REC):
+                buf[n, b] = 0
             buf[n, _O_KIND] = 2
+            for e2 in range(_MAXN):
+                buf[n, _O_TILES + e2] = 255
         n += 1
     return buf, n, 0
-
-
-@njit(cache=True)
-def _put_exchange(buf, k, kinds, cnt, nk, L):
-    for b in range(_REC):
-        buf[k, b] = 0
-    buf[k, _O_KIND] = 1
-    e = 0
-    for q in range(nk):
-        for _ in range(cnt[q]):
-            buf[k, _O_TILES + e] = kinds[q]
-            buf[k, _O_NEW + e] = 1
-            buf[k, _O_BLANK + e] = 1 if kinds[q] == L else 0
-            e += 1
-    buf[k, _O_LEN] = e
-    buf[k, _O_NT] = e
-    for e2 in range(e, _MAXN):
-        buf[k, _O_TILES + e2] = 255
 
 
 @njit(cache=True)
