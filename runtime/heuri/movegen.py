@@ -262,9 +262,16 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
             f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo):
-    """The placements (see _generate). Every array is an argument, allocated by the caller,
-    and nothing inside passes an array to a call: no atomic reference counting in the
-    loops. Returns the number of placements (only the first ``cap`` are written)."""
+    """Every placement, written to ``buf`` as MOVE_DTYPE records (bytes); returns their
+    number (only the first ``cap`` are written: call again with a bigger buffer).
+
+    For each line and each anchor, a depth-first walk of the GADDAG with an explicit stack.
+    A frame fills one empty square: it runs through ``cand``, the letters its node has that
+    the square's cross-check allows and the rack (or a blank) supplies, each as a real tile
+    and then as a blank; board tiles next to a filled square are followed inline. ``rack``
+    (int64, L+1) is modified during the walk and restored. Every array is an argument,
+    allocated by the caller, and nothing inside passes an array to a call or rebinds one:
+    no atomic reference counting in the loops."""
     N = letters.shape[0]
     n = 0
     e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
@@ -563,56 +570,28 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     return n
 
 
-@njit(cache=True)
-def _generate(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
-              blank_ok, L, rack_size, bingo, max_exch, with_pass, cap):
-    """The whole search. ``rack`` (int64, L+1) is modified during the search and restored.
-
-    A frame fills one empty square: it runs through ``cand``, the letters its GADDAG node
-    has that the square's cross-check allows and the rack (or a blank) supplies, each as a
-    real tile and then as a blank. Board tiles next to a filled square are followed inline.
-    Returns (buf, n, err): ``buf[:n]`` is n records of MOVE_DTYPE as bytes; when n > cap
-    only the first cap were written (call again with cap >= n). ``buf`` is never
-    reallocated inside the loops: a reassigned array costs atomic reference counting."""
-    err = _check(letters, blanks, rack, L, rack_size)
-    buf = np.empty((cap, _REC), np.uint8)
-    n = 0
-    if err != 0:
-        return buf, 0, err
-    N = letters.shape[0]
-    total = rack.sum()
-    # per-line arrays
-    LT = np.empty(N, np.int64)
-    BV = np.empty(N, np.int64)
-    MK = np.empty(N, np.uint64)
-    CS = np.empty(N, np.int64)
-    HS = np.empty(N, np.bool_)
-    LM = np.empty(N, np.int64)
-    WM = np.empty(N, np.int64)
-    AN = np.empty(N, np.bool_)
-    word = np.zeros(N, np.int64)
-    wbl = np.zeros(N, np.bool_)
-    # the explicit stack: at most two frames pushed a square
+def _scratch(N: int) -> tuple:
+    """Work arrays of the search for an N x N board: the line arrays (LT, BV, MK, CS, HS,
+    LM, WM, AN, word, wbl) and the explicit stack (S = 2N + 8 frames: at most two pushed a
+    square). Allocated once a pack and reused: the search holds the GIL, so calls never
+    overlap."""
     S = 2 * N + 8
-    f_pos = np.empty(S, np.int64)
-    f_ph = np.empty(S, np.int64)
-    f_node = np.empty(S, np.int64)
-    f_t = np.empty(S, np.int64)
-    f_cand = np.empty(S, np.uint64)
-    f_sub = np.empty(S, np.int64)
-    f_used = np.empty(S, np.int64)
-    f_main = np.empty(S, np.int64)
-    f_wm = np.empty(S, np.int64)
-    f_cross = np.empty(S, np.int64)
-    f_nt = np.empty(S, np.int64)
-    f_lo = np.empty(S, np.int64)
-    if total > 0 and root != 0:
-        mask, csum, has = _cross_impl(g, hw, root, letters, blanks, values, L)
-        n = _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r,
-                    centre_c, blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
-                    f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross,
-                    f_nt, f_lo)
-    # exchanges: every distinct sub-multiset of the rack, odometer over the tile kinds
+    i64 = lambda n: np.zeros(n, np.int64)  # noqa: E731
+    line = (i64(N), i64(N), np.zeros(N, np.uint64), i64(N), np.zeros(N, np.bool_), i64(N),
+            i64(N), np.zeros(N, np.bool_), i64(N), np.zeros(N, np.bool_))
+    frames = (i64(S), i64(S), i64(S), i64(S), np.zeros(S, np.uint64), i64(S), i64(S), i64(S),
+              i64(S), i64(S), i64(S), i64(S))
+    return line + frames
+
+
+@njit(cache=True)
+def _extras(buf, n, cap, rack, L, max_exch, with_pass):
+    """Exchanges (every distinct sub-multiset of the rack of 1..max_exch tiles, odometer
+    over the tile kinds) and the pass, written after the n placements. Returns the new n
+    (only the first ``cap`` records are written)."""
+    total = 0
+    for t in range(L + 1):
+        total += rack[t]
     if max_exch > 0 and total > 0:
         kinds = np.empty(L + 1, np.int64)
         nk = 0
@@ -660,7 +639,7 @@ def _generate(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, 
             for e2 in range(_MAXN):
                 buf[n, _O_TILES + e2] = 255
         n += 1
-    return buf, n, 0
+    return n
 
 
 @njit(cache=True)
@@ -705,6 +684,7 @@ class _Ctx(NamedTuple):
     bingo: int
     exchange_min_bag: int
     cap: list  # [moves the output buffer holds]; grows when a position needs more
+    scratch: tuple  # the search's work arrays (_scratch)
 
 
 _CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -747,7 +727,7 @@ def _context(pack) -> _Ctx:
                 ok |= 1 << t
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
-                   spec.exchange_min_bag, [4096])
+                   spec.exchange_min_bag, [4096], _scratch(N))
         _CTX[pack] = ctx
     return ctx
 
@@ -818,13 +798,19 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
         bag = ctx.rack_size if bag_size is None else int(bag_size)
         if bag >= ctx.exchange_min_bag and bag > 0:
             max_exch = min(ctx.rack_size, bag)
+    err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
+    if err:
+        _raise(err, ctx, letters, blanks, r)
+    cc = _cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L) if r.any() else None
     cap = ctx.cap[0]
     while True:
-        buf, n, err = _generate(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
-                                ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                                ctx.rack_size, ctx.bingo, max_exch, bool(exchanges), cap)
-        if err:
-            _raise(err, ctx, letters, blanks, r)
+        buf = np.empty((cap, _REC), np.uint8)
+        n = 0
+        if cc is not None:
+            n = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+                        ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
+                        ctx.rack_size, ctx.bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch)
+        n = _extras(buf, n, cap, r, ctx.L, max_exch, bool(exchanges))
         if n <= cap:
             break
         cap = ctx.cap[0] = max(n, 2 * cap)  # rare: a bigger buffer, kept for the next calls
