@@ -25,9 +25,9 @@ cross-word is scored in full (its own premiums under the new tile); a blank scor
 exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
 
 Speed (benchmarks/bench_movegen.py, 500 self-play midgame positions a language, 2-core
-machine): racks without a blank about 100 µs median (about 210 µs p90), one blank about
-1 ms, two blanks 4.5-6 ms (about 20-26 thousand moves, ~300 ns a move); cold compile about
-5 s, later processes load the compiled code from numba's cache in about 0.1-0.3 s. The
+machine): racks without a blank about 100 µs median (about 200 µs p90), one blank about
+1 ms, two blanks 4.4-5.8 ms (21-26 thousand moves, 200-300 ns a move); cold compile about
+4 s, later processes load the compiled code from numba's cache in about 0.1 s. The
 graph walk is bound by memory latency: the GADDAG is a single flat uint32 array (5.6-7 MiB)
 and each step reads one node header and one arc.
 
