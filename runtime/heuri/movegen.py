@@ -692,21 +692,12 @@ _CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 def premiums(spec) -> tuple[np.ndarray, np.ndarray]:
     """Letter and word multipliers of the spec's board: two (N, N) int64 arrays (``t`` 3,
-    ``d`` 2 letter; ``T`` 3, ``D`` and the centre ``*`` 2 word; else 1)."""
-    N = spec.board_size
-    lm = np.ones((N, N), np.int64)
-    wm = np.ones((N, N), np.int64)
-    for r, row in enumerate(spec.board):
-        for c, ch in enumerate(row):
-            if ch == "t":
-                lm[r, c] = 3
-            elif ch == "d":
-                lm[r, c] = 2
-            elif ch == "T":
-                wm[r, c] = 3
-            elif ch in "D*":
-                wm[r, c] = 2
-    return lm, wm
+    ``d`` 2 letter; ``T`` 3, ``D`` and the centre ``*`` 2 word; else 1), from
+    :func:`heuri.board.premium_arrays`."""
+    from .board import premium_arrays
+
+    lm, wm = premium_arrays(spec.board)
+    return lm.astype(np.int64), wm.astype(np.int64)
 
 
 def _context(pack) -> _Ctx:
