@@ -238,3 +238,22 @@ def test_cli_best_errors(pack_es, capsys):
 
     assert main(["best", "--gcg", "/work/shared/cases/gcg/es/001.gcg", "--turn", "999"]) == 2
     assert "--turn" in capsys.readouterr().err
+
+
+def test_heuri_plays_a_bingo_in_hand_rather_than_pass(capsys):
+    """A self-play game (seed 1, game 3) where heuri3 passed three times holding ABIJLRU,
+    which plays now as E8 JUBIL.RA for 84: the pass used to be valued as keeping a sure
+    bingo (p = 1, e = 90). The pass draws nothing, so it gets e = p = 0."""
+    import json
+    from pathlib import Path
+
+    from heuri import cli
+
+    gcg = Path(__file__).parent / "data" / "es_pass_with_bingo.gcg"
+    for engine in ("heuri2", "heuri3"):
+        assert cli.main(["best", "--gcg", str(gcg), "--turn", "14", "--engine", engine,
+                         "--top", "5000", "--json"]) == 0
+        rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert rows[0]["move"] == "E8 JUBIL.RA" and rows[0]["j"] == 84
+        passes = [r for r in rows if r["move"] == "-"]
+        assert len(passes) == 1 and passes[0]["e"] == 0 and passes[0]["p"] == 0 and passes[0]["v"] == 0

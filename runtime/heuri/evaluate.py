@@ -268,6 +268,14 @@ class Evaluator:
         lv = move_leaves(rack, moves) if len(moves) else np.zeros((0, spec.n_kinds), np.uint8)
         j = moves["score"].astype(np.int64)
         e, p, extra = self._values(letters, blanks, rack, U, int(bag_size), moves, lv)
+        # The pass draws nothing (t = 0): its "next rack" is the rack in hand, and a bingo
+        # that rack holds is a move of this very turn, valued by its own j. Counting it
+        # again as e (p = 1) made heuri pass with a playable bingo, turn after turn, so the
+        # pass is valued at e = p = 0 (a deviation from HEURI.md's "pass: L = rack, t = 0").
+        is_pass = moves["kind"] == 2
+        if is_pass.any():
+            e = np.where(is_pass, 0.0, e)
+            p = np.where(is_pass, 0.0, p)
         v = j + e - extra.get("d", 0.0)
         rev = np.zeros(len(moves), bool)
         order = np.lexsort((np.arange(len(moves)), -v))
