@@ -15,7 +15,26 @@ Output folder (``--out``, default ``matches/<lang>/<p1>-vs-<p2>/``):
   renamed over); ``games/<pair>-<seat>.gcg``: its game record, written the same way;
 - ``games.parquet``: every row in the folder, one per game (columns in :data:`COLUMNS`),
   rewritten atomically after the run (``--table PATH`` writes this run's games there
-  instead, which is what the Snakemake shard rules use).
+  instead, which is what the Snakemake shard rules use);
+- ``engines/p1.stderr``, ``engines/p2.stderr``: the standard error of an external engine
+  (``--p2 "siu:<command line>"``), appended across games and runs; with ``--jobs`` > 1 one
+  file per worker process (``p2.<pid>.stderr``).
+
+External engines. A player named ``siu:<command line>`` is an SIU engine
+(:mod:`heuri.siu_client`): the runner starts it, sets its options (``--p2-option
+Name=Value``), and for each of its turns sends the position with that player's rack only and
+``go auto movetime <--movetime>``. Both seats may be external (heuri only referees). When the
+engine fails (its ``bestmove`` does not parse or is not legal, it exits, or it stays silent past
+the movetime plus a grace period), that player **forfeits the game**: the game stops there;
+the row has ``end`` = ``"forfeit"``, ``forfeit`` = the forfeiting player (``"p1"``/``"p2"``,
+``""`` when nobody forfeited), ``forfeit_kind`` (:class:`heuri.siu_client.EngineFailure`'s
+kind: unparseable, illegal, timeout, dead, refused, start) and ``forfeit_detail`` (the
+offending ``bestmove`` and the failure message); the other player wins (``winner``,
+``result_p1``); ``score_p1``/``score_p2`` are the totals on the board when the game stopped
+(those of the game record), and ``spread`` is the winner's lead at that moment but at least
+:data:`FORFEIT_SPREAD` (50) points, with the sign of the winner (so a forfeit never shows as
+a loss on spread). The game record ends with a ``#note forfeit ...`` line. The engine is
+restarted for the next game, and the match goes on.
 
 Resuming: games whose row exists are skipped, so an interrupted match (Ctrl-C, a killed
 job) continues where it stopped and never replays or overwrites a finished game. The same
@@ -55,7 +74,12 @@ COLUMNS = [
     "bingos_p1", "bingos_p2", "bingo_lengths_p1", "bingo_lengths_p2",
     "exchanges_p1", "exchanges_p2", "passes_p1", "passes_p2", "moves_p1", "moves_p2",
     "endgame_moves_p1", "endgame_moves_p2", "ms_per_move_p1", "ms_per_move_p2", "gcg",
+    "forfeit", "forfeit_kind", "forfeit_detail",
 ]
+#: values of the forfeit columns in rows written before they existed (and in games without one)
+FORFEIT_DEFAULTS = {"forfeit": "", "forfeit_kind": "", "forfeit_detail": ""}
+#: the least spread recorded for the winner of a forfeited game (points)
+FORFEIT_SPREAD = 50
 #: columns that depend on timing, not on the seed (excluded when checking reproducibility)
 TIMING_COLUMNS = ("ms_per_move_p1", "ms_per_move_p2")
 
@@ -68,7 +92,8 @@ def _schema():
              "bag_seed": pa.uint64(), "first": s, "score_p1": i32, "score_p2": i32, "spread": i32,
              "winner": s, "result_p1": pa.float32(), "turns": i32, "end": s,
              "bingo_lengths_p1": pa.list_(pa.int8()), "bingo_lengths_p2": pa.list_(pa.int8()),
-             "ms_per_move_p1": pa.float64(), "ms_per_move_p2": pa.float64(), "gcg": s}
+             "ms_per_move_p1": pa.float64(), "ms_per_move_p2": pa.float64(), "gcg": s,
+             "forfeit": s, "forfeit_kind": s, "forfeit_detail": s}
     return pa.schema([(c, types.get(c, i32)) for c in COLUMNS])
 
 
@@ -107,21 +132,25 @@ def bag_seed(seed: int, pair: int) -> int:
 
 # -- one game ------------------------------------------------------------------------------
 def _nick(names: list[str]) -> list[str]:
-    """GCG nicknames (no spaces, distinct): the engine names, suffixed when equal."""
-    out = [n.replace(" ", "_") for n in names]
+    """GCG nicknames (letters, digits and ``_.+-`` only, distinct): the engine names with
+    other characters as ``_`` (``siu:heuri siu`` → ``siu_heuri_siu``), suffixed when equal."""
+    import re
+
+    out = [re.sub(r"[^\w.+-]", "_", n) for n in names]
     if out[0] == out[1]:
         out = [f"{out[0]}_1", f"{out[1]}_2"]
     return out
 
 
-def game_gcg(game, names: list[str], title: str = "", lexicon: str = "") -> str:
+def game_gcg(game, names: list[str], title: str = "", lexicon: str = "", notes=()) -> str:
     """GCG text of a finished :class:`heuri.game.Game` (RULES.md format, as Quackle and
     Macondo write it): one ``>nick: RACK MOVE +score total`` line per turn (placements
     with ``.`` for played-through squares, exchanges ``-TILES``, passes ``-``), then the
     end-of-game rack lines: ``(RACK) +n`` for the player who went out (twice the rack under
     the "double" rule, once under "transfer", where the other player also writes
     ``RACK (RACK) -n``) or ``RACK (RACK) -n`` for each player after scoreless turns.
-    ``names``: engine names by seat (seat 0 moved first)."""
+    ``names``: engine names by seat (seat 0 moved first); ``notes``: lines written as
+    ``#note`` pragmas after the moves (a forfeit)."""
     from .game import _ids
     from .move import format_rack
 
@@ -161,39 +190,60 @@ def game_gcg(game, names: list[str], title: str = "", lexicon: str = "") -> str:
                 if adj[i]:
                     totals[i] += adj[i]
                     lines.append(f">{nick[i]}: {racks[i]} ({racks[i]}) {adj[i]:+d} {totals[i]}")
+    for note in notes:
+        lines.append("#note " + " ".join(str(note).split()))
     return "\n".join(lines) + "\n"
 
 
 def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat: int, words=None,
-              max_turns: int = 400):
+              max_turns: int = 400, by_seat: dict | None = None):
     """Play game ``(pair, seat)`` of a match and return ``(row, gcg_text, game)``.
 
-    ``players``: engine name → Player (:mod:`heuri.players`); ``seat`` 0: p1 moves first,
-    1: p2 moves first; the bag comes from ``bag_seed(seed, pair)``. ``words`` (e.g.
+    ``players``: engine name → Player (:mod:`heuri.players`); ``by_seat`` (optional):
+    ``{"p1": Player, "p2": Player}``, which wins over ``players`` (two external engines with
+    the same command but other options, or their own stderr files); ``seat`` 0: p1 moves
+    first, 1: p2 moves first; the bag comes from ``bag_seed(seed, pair)``. ``words`` (e.g.
     ``pack.words``) makes :class:`heuri.game.Game` reject any phony a player returns.
-    ``row`` holds the columns of :data:`COLUMNS`. Raises RuntimeError (a bug, with the
-    position's CGP) when a player returns an illegal move or the game does not end.
+    ``row`` holds the columns of :data:`COLUMNS`.
+
+    A player whose ``choose`` raises :class:`heuri.siu_client.EngineFailure` (an external
+    engine) forfeits: the game stops, the other player wins, and the row and the record say
+    so (see the module docstring for the scores and spread recorded). Raises RuntimeError (a
+    bug, with the position's CGP) when an in-process player returns an illegal move or the
+    game does not end.
     """
     from .errors import MoveError
     from .game import Game
     from .move import Exchange, Pass, Placement
+    from .siu_client import EngineFailure
 
     spec = pack.spec
     seats = [p1, p2] if seat == 0 else [p2, p1]
     # which of p1/p2 sits in each game seat
     who = ["p1", "p2"] if seat == 0 else ["p2", "p1"]
+    by_who = dict(by_seat or {})
+    for k, n in (("p1", p1), ("p2", p2)):
+        by_who.setdefault(k, players[n] if n in players else None)
+    for pl in {id(x): x for x in by_who.values()}.values():
+        if hasattr(pl, "new_game"):  # an external engine: siunewgame (when it runs)
+            pl.new_game()
     bs = bag_seed(seed, pair)
     game = Game(spec, seed=bs, words=words)
     stats = {k: {"bingos": [], "exchanges": 0, "passes": 0, "moves": 0, "endgame": 0, "time": 0.0}
              for k in ("p1", "p2")}
+    forfeit = None  # (who, EngineFailure)
     while not game.over:
         if len(game.history) >= max_turns:
             raise RuntimeError(f"game seed={seed} pair={pair} seat={seat} did not end in {max_turns} turns")
         pos = game.position
         st = stats[who[pos.to_move]]
-        player = players[seats[pos.to_move]]
+        player = by_who[who[pos.to_move]]
         t0 = time.perf_counter()
-        move = player.choose(pos)
+        try:
+            move = player.choose(pos)
+        except EngineFailure as e:  # an external engine failed: it forfeits this game
+            forfeit = (who[pos.to_move], e)
+            break
         st["time"] += time.perf_counter() - t0
         try:
             game.play(move)
@@ -201,7 +251,9 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
             raise RuntimeError(f"{player.name} chose an illegal move in game seed={seed} pair={pair} "
                                f"seat={seat}: {e}; position {pos.cgp()}") from e
         st["moves"] += 1
-        if getattr(player, "info", {}).get("endgame"):
+        info = getattr(player, "info", None) or {}
+        # in process: info["endgame"]; an external engine: it reported an endgame search
+        if info.get("endgame") or any(str(x).startswith("info endgame") for x in info.get("infos", ())):
             st["endgame"] += 1
         if isinstance(move, Placement) and move.n_tiles == spec.rack_size:
             st["bingos"].append(move.length)
@@ -213,13 +265,28 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
     score = {who[i]: int(final.scores[i]) for i in range(2)}
     spread = score["p1"] - score["p2"]
     went_out = any(not r.any() for r in final.racks) and final.scoreless < spec.max_scoreless_turns
+    notes = []
+    extra = dict(FORFEIT_DEFAULTS)
+    if forfeit is None:
+        winner = "p1" if spread > 0 else "p2" if spread < 0 else "draw"
+        end = "out" if went_out else "scoreless"
+    else:
+        loser, e = forfeit
+        winner = "p2" if loser == "p1" else "p1"
+        lead = score[winner] - score[loser]
+        spread = max(FORFEIT_SPREAD, lead) * (1 if winner == "p1" else -1)
+        end = "forfeit"
+        reply = "(none)" if e.reply is None else repr(e.reply)
+        detail = " ".join(f"bestmove {reply}; {e}".split())
+        extra = {"forfeit": loser, "forfeit_kind": e.kind, "forfeit_detail": detail}
+        nick = _nick(seats)[who.index(loser)]  # the GCG nickname of the forfeiting seat
+        notes.append(f"forfeit {nick} ({loser}) {e.kind}: {detail}")
     row = {
         "lang": spec.code, "p1": p1, "p2": p2, "seed": int(seed), "pair": int(pair), "seat": int(seat),
         "game": 2 * int(pair) + int(seat), "bag_seed": bs, "first": seats[0],
         "score_p1": score["p1"], "score_p2": score["p2"], "spread": spread,
-        "winner": "p1" if spread > 0 else "p2" if spread < 0 else "draw",
-        "result_p1": 1.0 if spread > 0 else 0.0 if spread < 0 else 0.5,
-        "turns": len(game.history), "end": "out" if went_out else "scoreless",
+        "winner": winner, "result_p1": 1.0 if winner == "p1" else 0.0 if winner == "p2" else 0.5,
+        "turns": len(game.history), "end": end,
     }
     for k in ("p1", "p2"):
         st = stats[k]
@@ -231,8 +298,9 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
         row[f"endgame_moves_{k}"] = st["endgame"]
         row[f"ms_per_move_{k}"] = 1000.0 * st["time"] / max(st["moves"], 1)
     row["gcg"] = f"games/{game_name(pair, seat)}.gcg"
+    row.update(extra)
     title = f"{spec.code} match seed {seed} pair {pair} seat {seat}: {seats[0]} (first) vs {seats[1]}"
-    gcg = game_gcg(game, seats, title=title, lexicon=spec.lexicon.replace(" ", "_"))
+    gcg = game_gcg(game, seats, title=title, lexicon=spec.lexicon.replace(" ", "_"), notes=notes)
     return row, gcg, game
 
 
@@ -245,26 +313,68 @@ def game_name(pair: int, seat: int) -> str:
 _W: dict = {}
 
 
-def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None, check_words: bool):
-    """Load the pack and the players once per worker process."""
+def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None, check_words: bool,
+                 engines: dict | None = None, engines_dir: str | None = None, per_process: bool = False):
+    """Load the pack and the players once per worker process.
+
+    ``names``: (p1, p2). In-process engines are shared by name; an external one
+    (``siu:...``) gets a player per seat, with the keywords ``engines[seat]`` (``options``,
+    ``movetime_ms``, ``grace_s``, ...) and its stderr in ``engines_dir/<seat>.stderr``
+    (``<seat>.<pid>.stderr`` when ``per_process``: one file per worker)."""
     from .pack import load_pack
     from .players import make_player
+    from .siu_client import EngineFailure
 
+    _close_worker()
     pack = load_pack(lang)
     _W["pack"] = pack
-    _W["players"] = {n: make_player(n, pack, endgame_options) for n in dict.fromkeys(names)}
-    _W["words"] = pack.words if check_words else None
-    # warm-up: the first move of an engine loads compiled code and tables; keep it out of
-    # the time per move
+    _W["words"] = words = pack.words if check_words else None
+    shared, by_seat = {}, {}
+    for k, n in zip(("p1", "p2"), names):
+        if n.startswith("siu:"):
+            kw = {"words": words, **dict((engines or {}).get(k) or {})}
+            if engines_dir is not None:
+                tag = f".{os.getpid()}" if per_process else ""
+                kw.setdefault("stderr_path", Path(engines_dir) / f"{k}{tag}.stderr")
+            by_seat[k] = make_player(n, pack, siu_options=kw)
+        else:
+            if n not in shared:
+                shared[n] = make_player(n, pack, endgame_options)
+            by_seat[k] = shared[n]
+    _W["by_seat"] = by_seat
+    _W["players"] = {n: by_seat[k] for k, n in zip(("p1", "p2"), names)}
+    if per_process:  # pool workers end without atexit: quit the engines when the worker exits
+        from multiprocessing.util import Finalize
+
+        Finalize(None, _close_worker, exitpriority=10)
+    # warm-up: the first move of an engine loads compiled code and tables (an external
+    # engine: starts the process); keep it out of the time per move. An engine that fails
+    # here fails again in its first game, where it is recorded as a forfeit.
     from .game import Game
 
     pos = Game(pack.spec, seed=0).position
-    for p in _W["players"].values():
-        p.choose(pos)
+    for p in {id(x): x for x in by_seat.values()}.values():
+        try:
+            p.choose(pos)
+        except EngineFailure:
+            pass
+
+
+def _close_worker() -> None:
+    """Quit the external engines of this process's players (if any)."""
+    for p in list((_W.get("by_seat") or {}).values()):
+        close = getattr(p, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - closing must not mask the match's own outcome
+                pass
+    _W.pop("by_seat", None)
 
 
 def _worker_game(p1: str, p2: str, seed: int, pair: int, seat: int):
-    row, gcg, _ = play_game(_W["pack"], _W["players"], p1, p2, seed, pair, seat, words=_W["words"])
+    row, gcg, _ = play_game(_W["pack"], _W["players"], p1, p2, seed, pair, seat, words=_W["words"],
+                            by_seat=_W.get("by_seat"))
     return row, gcg
 
 
@@ -282,11 +392,13 @@ def write_atomic(path: Path, data: bytes | str) -> None:
 
 
 def rows_table(rows: list[dict]):
-    """Rows (dicts with :data:`COLUMNS`) → a pyarrow Table, sorted by (pair, seat)."""
+    """Rows (dicts with :data:`COLUMNS`) → a pyarrow Table, sorted by (pair, seat). Rows
+    written before the forfeit columns existed get :data:`FORFEIT_DEFAULTS`."""
     import pyarrow as pa
 
     rows = sorted(rows, key=lambda r: (r["pair"], r["seat"]))
-    return pa.Table.from_pylist([{c: r[c] for c in COLUMNS} for r in rows], schema=_schema())
+    return pa.Table.from_pylist([{c: r[c] if c in r else FORFEIT_DEFAULTS[c] for c in COLUMNS} for r in rows],
+                                schema=_schema())
 
 
 def write_table(rows: list[dict], path: Path) -> None:
@@ -329,9 +441,32 @@ class MatchResult:
     played: int
 
 
+def folder_name(name: str) -> str:
+    """An engine name as a folder-name part: heuri's engines as they are; an external
+    ``siu:<command line>`` as ``siu-`` + the command's program name and arguments with
+    other characters than letters, digits and ``.+-`` as ``_`` (at most 60 characters).
+
+    >>> folder_name("heuri3"), folder_name("siu:/opt/magpie/bin/magpie -mode siu")
+    ('heuri3', 'siu-magpie_-mode_siu')
+    """
+    import re
+    import shlex
+
+    if not name.startswith("siu:"):
+        return name
+    try:
+        argv = shlex.split(name[4:])
+    except ValueError:
+        argv = name[4:].split()
+    if argv:
+        argv[0] = os.path.basename(argv[0]) or argv[0]
+    return "siu-" + re.sub(r"[^A-Za-z0-9.+-]+", "_", " ".join(argv)).strip("_")[:60]
+
+
 def default_out(lang: str, p1: str, p2: str) -> Path:
-    """``matches/<lang>/<p1>-vs-<p2>`` (relative to the working folder)."""
-    return Path("matches") / lang / f"{p1}-vs-{p2}"
+    """``matches/<lang>/<p1>-vs-<p2>`` (relative to the working folder; names through
+    :func:`folder_name`)."""
+    return Path("matches") / lang / f"{folder_name(p1)}-vs-{folder_name(p2)}"
 
 
 def _check_out(out: Path, meta: dict) -> None:
@@ -352,8 +487,8 @@ def _check_out(out: Path, meta: dict) -> None:
             old = json.loads(mf.read_text(encoding="utf-8"))
         except ValueError:
             old = {}
-        keys = ("lang", "p1", "p2", "seed", "endgame")
-        if any(old.get(k) != meta[k] for k in keys):
+        keys = ("lang", "p1", "p2", "seed", "endgame") + (("engines",) if "engines" in meta or "engines" in old else ())
+        if any(old.get(k) != meta.get(k) for k in keys):
             what = ", ".join(f"{k}={old.get(k)!r}" for k in keys)
             raise MatchError(f"--out {str(out)!r} already holds another match ({what}); "
                              f"resume it with the same options or choose another --out")
@@ -363,15 +498,23 @@ def _check_out(out: Path, meta: dict) -> None:
 
 def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int = 1, out=None,
               first_game: int = 0, table=None, progress: bool = True, endgame_options: dict | None = None,
-              check_words: bool = True) -> MatchResult:
+              check_words: bool = True, engines: dict | None = None) -> MatchResult:
     """Play games ``first_game .. first_game + games - 1`` of the match ``p1`` vs ``p2``
     (language ``lang``, seed ``seed``) into the folder ``out``, skipping those already
     there; ``jobs`` worker processes (1 = in this process). Writes each finished game's row
     and GCG atomically, then the games table (``out/games.parquet`` with every game of the
     folder, or ``table`` with this range's games). Returns a :class:`MatchResult`.
 
+    ``engines``: for a seat played by an external engine (``"siu:<command line>"``),
+    ``{"p1"|"p2": keywords of heuri.siu_client.SiuPlayer}``: ``options`` ({Name: value},
+    sent with setoption), ``movetime_ms`` (default 1000), ``grace_s``, ``start_timeout_s``.
+    ``options`` and ``movetime_ms`` are part of the match (``match.json``: a resume must
+    give the same). The engine's stderr goes to ``out/engines/``. A failing engine forfeits
+    its game (see the module docstring).
+
     Raises MatchError (games < 1, jobs < 1, an odd ``first_game``, an unwritable or foreign
-    ``out``), EngineError (unknown engine), PackError (no built pack for ``lang``).
+    ``out``, options for a seat that is not an external engine, a movetime below 1 ms),
+    EngineError (unknown engine), PackError (no built pack for ``lang``).
     """
     from .pack import load_pack
     from .players import check_engine
@@ -384,11 +527,30 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
         raise MatchError(f"--first-game {first_game}: must be an even number >= 0 (games come in pairs)")
     check_engine(p1)
     check_engine(p2)
+    engines = {k: dict(v) for k, v in (engines or {}).items() if v}
+    ident = {}
+    for k, n in (("p1", p1), ("p2", p2)):
+        kw = engines.get(k)
+        if not n.startswith("siu:"):
+            if kw and (kw.get("options") or kw.get("movetime_ms") is not None):
+                raise MatchError(f"--{k}-option/--movetime: {k} {n!r} is not an external engine "
+                                 f"(only --{k} \"siu:<command line>\" takes engine options)")
+            engines.pop(k, None)
+            continue
+        kw = engines.setdefault(k, {})
+        kw["options"] = {str(a): str(b) for a, b in (kw.get("options") or {}).items()}
+        kw["movetime_ms"] = 1000 if kw.get("movetime_ms") is None else int(kw["movetime_ms"])
+        if kw["movetime_ms"] < 1:
+            raise MatchError(f"--movetime {kw['movetime_ms']}: must be at least 1 millisecond")
+        ident[k] = {"options": kw["options"], "movetime_ms": kw["movetime_ms"]}
     pack = load_pack(lang)
     out = Path(out) if out is not None else default_out(lang, p1, p2)
     meta = {"lang": lang, "p1": p1, "p2": p2, "seed": int(seed), "pack": pack.id,
             "endgame": endgame_options or {}, "format": 1}
+    if ident:  # external engines: their options and movetime are part of the match
+        meta["engines"] = ident
     _check_out(out, meta)
+    engines_dir = str(out / "engines")
 
     ids = [(g // 2, g % 2) for g in range(first_game, first_game + games)]
     done = read_rows(out)
@@ -420,12 +582,15 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
                     bar.update(1)
 
             if jobs == 1:
-                _init_worker(lang, names, endgame_options, check_words)
-                for pair, seat in todo:
-                    row, gcg = _worker_game(p1, p2, seed, pair, seat)
-                    save(row, gcg)
-                    played += 1
-                    tick()
+                try:
+                    _init_worker(lang, names, endgame_options, check_words, engines, engines_dir)
+                    for pair, seat in todo:
+                        row, gcg = _worker_game(p1, p2, seed, pair, seat)
+                        save(row, gcg)
+                        played += 1
+                        tick()
+                finally:
+                    _close_worker()
             else:
                 import multiprocessing as mp
                 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -433,7 +598,8 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
 
                 ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                         initargs=(lang, names, endgame_options, check_words)) as ex:
+                                         initargs=(lang, names, endgame_options, check_words, engines,
+                                                   engines_dir, True)) as ex:
                     # keep a few games queued per worker; submit in game order
                     it = iter(todo)
                     pending = set()
@@ -483,7 +649,8 @@ def summarise(rows: list[dict]) -> dict:
     player ``mean_score``, ``mean_spread`` (p1 − p2 for p1), ``bingos_per_game``,
     ``bingo_share`` (fractions of bingos with a main word of 7, 8, 9+ tiles),
     ``exchanges_per_game``, ``passes_per_game``, ``endgame_moves_per_game``,
-    ``ms_per_move`` (mean over moves). Raises MatchError for no rows."""
+    ``ms_per_move`` (mean over moves), ``forfeits`` (games that player forfeited) and
+    ``forfeit_kinds`` ({kind: games}). Raises MatchError for no rows."""
     if not rows:
         raise MatchError("no finished games to summarise")
     n = len(rows)
@@ -514,6 +681,12 @@ def summarise(rows: list[dict]) -> dict:
             "endgame_moves_per_game": sum(r[f"endgame_moves_{k}"] for r in rows) / n,
             "ms_per_move": sum(r[f"ms_per_move_{k}"] * r[f"moves_{k}"] for r in rows) / max(moves, 1),
         }
+        kinds: dict[str, int] = {}
+        for r in rows:
+            if r.get("forfeit") == k:
+                kinds[r.get("forfeit_kind") or "?"] = kinds.get(r.get("forfeit_kind") or "?", 0) + 1
+        s[f"stats_{k}"]["forfeits"] = sum(kinds.values())
+        s[f"stats_{k}"]["forfeit_kinds"] = dict(sorted(kinds.items()))
     return s
 
 
@@ -543,6 +716,12 @@ def summary_table(s: dict):
     t.add_row("endgame-search moves per game", f"{X['endgame_moves_per_game']:.2f}",
               f"{Y['endgame_moves_per_game']:.2f}")
     t.add_row("ms per move", f"{X['ms_per_move']:.1f}", f"{Y['ms_per_move']:.1f}")
+    if X.get("forfeits") or Y.get("forfeits") or any(str(s[k]).startswith("siu:") for k in ("p1", "p2")):
+        def ff(st):
+            kinds = ", ".join(f"{k} {v}" for k, v in st.get("forfeit_kinds", {}).items())
+            return f"{st.get('forfeits', 0)}" + (f" ({kinds})" if kinds else "")
+
+        t.add_row("forfeits (engine failures)", ff(X), ff(Y))
     t.add_row("first mover wins", f"{100 * s['first_mover_win_rate']:.1f}%", "")
     return t
 
@@ -551,8 +730,16 @@ def summary_table(s: dict):
 def add_match_arguments(p) -> None:
     """The arguments of ``heuri match`` (an argparse parser)."""
     p.add_argument("--lang", required=True, help="language pack (es, en, fr): build it with snakemake first")
-    p.add_argument("--p1", default="heuri3", help="first engine (default heuri3); see --list")
-    p.add_argument("--p2", default="greedy", help="second engine (default greedy)")
+    p.add_argument("--p1", default="heuri3", help="first engine (default heuri3): greedy, heuri1, heuri2, heuri3, "
+                   "heuriN-noend, or an external SIU engine as \"siu:<command line>\"")
+    p.add_argument("--p2", default="greedy", help="second engine (default greedy); same choices as --p1")
+    p.add_argument("--p1-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="setoption for an external --p1 engine (repeatable), e.g. --p1-option Engine=greedy")
+    p.add_argument("--p2-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="setoption for an external --p2 engine (repeatable)")
+    p.add_argument("--movetime", type=int, default=None, metavar="MS",
+                   help="external engines: 'go auto movetime MS' on each turn (default 1000); an engine "
+                   "silent for MS plus 10 s forfeits the game")
     p.add_argument("--games", type=int, required=True,
                    help="games to play; game g is pair g//2 with the seats swapped in its second game")
     p.add_argument("--seed", type=int, default=1, help="match seed: the same seed gives the same games (default 1)")
@@ -586,13 +773,37 @@ def endgame_options_from(args) -> dict | None:
     return opts or None
 
 
+def engines_from(args) -> dict | None:
+    """Keywords for external engines (:func:`run_match`'s ``engines``) from ``--p1-option``,
+    ``--p2-option`` (Name=Value, parsed by :func:`heuri.siu_client.parse_option_args`) and
+    ``--movetime`` (applies to every external seat). Raises MatchError for options given to
+    a seat that is not ``siu:...`` (from run_match), HeuriError for a pair without ``=``."""
+    from .siu_client import parse_option_args
+
+    out = {}
+    for k in ("p1", "p2"):
+        kw = {}
+        opts = parse_option_args(getattr(args, f"{k}_option", None) or [])
+        if opts:
+            kw["options"] = opts
+        if getattr(args, "movetime", None) is not None and str(getattr(args, k, "")).startswith("siu:"):
+            kw["movetime_ms"] = args.movetime
+        if kw:
+            out[k] = kw
+    if getattr(args, "movetime", None) is not None and not any(
+            str(getattr(args, k, "")).startswith("siu:") for k in ("p1", "p2")):
+        raise MatchError(f"--movetime {args.movetime}: neither player is an external engine (siu:...)")
+    return out or None
+
+
 def cli_match(args) -> int:
     """``heuri match``: play, then print the summary table (rich) of the requested games."""
     from rich.console import Console
 
     res = run_match(args.lang, args.p1, args.p2, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
                     first_game=args.first_game, table=args.table, progress=not args.quiet,
-                    endgame_options=endgame_options_from(args), check_words=not args.no_check)
+                    endgame_options=endgame_options_from(args), check_words=not args.no_check,
+                    engines=engines_from(args))
     con = Console()
     con.print(summary_table(res.summary))
     where = args.table or res.out / "games.parquet"

@@ -143,13 +143,15 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     ``endgame_options``: keyword arguments of :class:`heuri.endgame.EndgameSearch`
     (``max_nodes``, ``max_generations``, ``width``, ``max_depth``). Raises EngineError.
     ``"siu:<command line>"`` is an external SIU engine (:func:`heuri.siu_client.make_siu_player`;
-    ``siu_options``: its keywords ``options`` {Name: value}, ``movetime_ms``, ``stderr_path``);
+    ``siu_options``: its keywords ``options`` {Name: value}, ``movetime_ms``, ``stderr_path``,
+    ``grace_s``, ``words`` (default ``pack.words``; None checks board and rack only));
     its ``choose`` raises :class:`heuri.siu_client.EngineFailure` (a forfeit), and it has
     ``close()``."""
     if name.startswith("siu:"):  # SIU hook (issue 6)
         from .siu_client import make_siu_player
 
-        return make_siu_player(check_engine(name), words=pack.words, **(siu_options or {}))
+        kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
+        return make_siu_player(check_engine(name), **kw)
     evaluator, endgame = ENGINES[check_engine(name)]
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
