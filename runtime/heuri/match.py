@@ -223,7 +223,8 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
     who = ["p1", "p2"] if seat == 0 else ["p2", "p1"]
     by_who = dict(by_seat or {})
     for k, n in (("p1", p1), ("p2", p2)):
-        by_who.setdefault(k, players[n] if n in players else None)
+        if k not in by_who:
+            by_who[k] = players[n]
     for pl in {id(x): x for x in by_who.values()}.values():
         if hasattr(pl, "new_game"):  # an external engine: siunewgame (when it runs)
             pl.new_game()
