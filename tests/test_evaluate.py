@@ -222,7 +222,9 @@ def test_choose_on_position(pack_en):
 def test_cli_best_json(pack_es, capsys):
     from heuri.cli import main
 
-    rc = main(["best", "--gcg", "/work/shared/cases/gcg/es/001.gcg", "--turn", "10", "--json", "--top", "3"])
+    from shared_cases import require_cases
+
+    rc = main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3"])
     assert rc == 0
     lines = capsys.readouterr().out.strip().splitlines()
     rows = [json.loads(x) for x in lines]
@@ -236,7 +238,9 @@ def test_cli_best_json(pack_es, capsys):
 def test_cli_best_errors(pack_es, capsys):
     from heuri.cli import main
 
-    assert main(["best", "--gcg", "/work/shared/cases/gcg/es/001.gcg", "--turn", "999"]) == 2
+    from shared_cases import require_cases
+
+    assert main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "999"]) == 2
     assert "--turn" in capsys.readouterr().err
 
 

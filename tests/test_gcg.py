@@ -9,9 +9,7 @@ from heuri.errors import GcgError
 from heuri.gcg import detect_end_rule, read_gcg, replay, write_gcg
 from heuri.spec import load_spec
 
-CASES = Path("/work/shared/cases/gcg")
-if not CASES.is_dir():  # the repo's sibling folder ../shared
-    CASES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "gcg"
+from shared_cases import CASES, require_cases
 EN = load_spec("en")
 
 HEAD = "#character-encoding UTF-8\n#player1 p1 Player One\n#player2 p2 Player Two\n"
@@ -42,6 +40,7 @@ def test_event_kinds_and_fields():
 
 
 def test_write_round_trip_semantic_and_exact():
+    require_cases()
     text = (CASES / "en" / "002.gcg").read_text()
     g = read_gcg(text)
     assert write_gcg(g) == text.rstrip("\n") + "\n"                 # single-spaced file: exact
@@ -56,6 +55,7 @@ def test_write_round_trip_semantic_and_exact():
 
 
 def test_latin1_crlf_and_lowercase_coordinates():
+    require_cases()
     g = read_gcg(CASES / "en" / "042.gcg")                  # Latin-1, no encoding pragma
     assert g.players[0][1] == "Jugador Número Uno"
     g = read_gcg(CASES / "en" / "079.gcg")                  # CRLF
@@ -67,6 +67,7 @@ def test_latin1_crlf_and_lowercase_coordinates():
 
 
 def test_tile_alias_pragmas_and_digraphs():
+    require_cases()
     g = read_gcg(CASES / "es" / "001.gcg")
     assert [p.value for p in g.pragmas if p.name == "tile"] == ["[CH] [ch]", "[LL] [ll]", "[RR] [rr]"]
     assert g.guess_language() == "es"
@@ -101,6 +102,7 @@ def test_reader_errors(text, kind, line):
 
 
 def test_end_rule_detection():
+    require_cases()
     assert detect_end_rule(read_gcg(CASES / "en" / "033.gcg")) == "transfer"   # Quackle: (T) +1, T (T) -1
     assert detect_end_rule(read_gcg(CASES / "en" / "001.gcg")) == "double"     # Woogles: (BLONST) +16
     assert detect_end_rule(read_gcg(CASES / "en" / "013.gcg")) is None

@@ -25,9 +25,9 @@ from heuri.errors import GcgError, PackError
 from heuri.gcg import read_gcg, replay, replay_file
 from heuri.spec import load_spec
 
-CASES = Path("/work/shared/cases/gcg")
-if not CASES.is_dir():
-    CASES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "gcg"
+from shared_cases import require_cases
+
+CASES = require_cases(module_level=True)
 ROWS = list(csv.DictReader(open(CASES / "MANIFEST.tsv", encoding="utf-8"), delimiter="\t"))
 SPECS = {lang: load_spec(lang) for lang in ("en", "es", "fr")}
 

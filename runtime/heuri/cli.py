@@ -46,6 +46,10 @@ def cmd_siu(args) -> int:
     """Speak the SIU engine protocol on stdin/stdout (see heuri.siu)."""
     from .siu import HeuriBackend, serve
 
+    if args.lang:  # a wrong --lang is the user's mistake: say so before the protocol starts
+        from .pack import load_pack
+
+        load_pack(args.lang)
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     try:
         return serve(HeuriBackend(args.lang), log=log)
@@ -160,7 +164,9 @@ def cmd_show(args) -> int:
     game = read_gcg(Path(args.game))
     spec = load_spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
-    n = len(r.steps) if args.turn is None else max(0, min(args.turn, len(r.steps)))
+    n = len(r.steps) if args.turn is None else args.turn
+    if not 0 <= n <= len(r.steps):
+        raise HeuriError(f"{args.game}: --turn {n}: the record has {len(r.steps)} events; give 0 to {len(r.steps)}")
     print(r.board_at(n).render())
     totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
     nxt = r.steps[n].event if n < len(r.steps) else None
@@ -183,6 +189,12 @@ def cmd_best(args) -> int:
     from .evaluate import make_evaluator
     from .pack import load_pack
 
+    if args.top < 1:
+        raise HeuriError(f"best: --top {args.top}: give at least 1")
+    if args.k is not None and args.k <= 0:
+        raise HeuriError(f"best: -k {args.k}: the bingo constant must be positive (the paper's is 2.5)")
+    if args.top_n is not None and args.top_n < 1:
+        raise HeuriError(f"best: --top-n {args.top_n}: give at least 1 (the paper's N is 20)")
     opts = {}
     if args.engine != "greedy" and args.k is not None:
         opts["k"] = args.k
@@ -217,7 +229,10 @@ def cmd_best(args) -> int:
             n = with_rack[-1]
         else:
             n = args.turn
-        if not 0 <= n < len(events) or not events[n].rack:
+        if not 0 <= n < len(events):
+            raise HeuriError(f"{args.gcg}: --turn {n}: the record has {len(events)} events; give 0 to "
+                             f"{len(events) - 1} (the position after N events, with the rack the next event records)")
+        if not events[n].rack:
             raise HeuriError(f"{args.gcg}: --turn {n}: the position after {n} events needs the rack of "
                              f"event {n + 1}, which the record does not give")
         board = r.board_at(n)
