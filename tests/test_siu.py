@@ -179,16 +179,34 @@ def test_fake_session_handshake_errors_and_one_bestmove_per_go():
                      "info string ignored setoption Nope: no such option",
                      "readyok"]
     w.send("position cgp a b c d")
-    w.send("go sim")
-    w.send("go gen depth 3 iterations 5 stopcondition 9 movetime 5000 frob")
+    w.send("go sim")  # undeclared: an error, then the go still ends with one bestmove (auto)
     lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
     assert ok and lines[0].startswith("info string error unsupported-mode sim")
+    assert lines[0].endswith("searching as go auto") and lines[-1].startswith("bestmove ")
+    assert sum(s.startswith("bestmove") for s in lines) == 1
+    w.send("go gen depth 3 iterations 5 stopcondition 9 movetime 5000 frob")
+    lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
+    lines = ["(go gen)"] + lines
     assert lines[1:4] == ["info string ignored iterations", "info string ignored stopcondition",
                           "info string provenance engine=heuri/" + lines[3].split("/", 1)[1]]
     assert lines[3].endswith("leaves=none winpct=none lexicon=none")
     assert all(s.startswith("info gen ") for s in lines[4:-1]) and len(lines) > 5
     assert lines[-1] == "bestmove 8D.ZA"
     assert not [s for s in w.drain() if s.startswith("bestmove")]
+    w.close()
+
+
+def test_fake_isready_after_stop_waits_for_the_bestmove():
+    """The draft: readyok once all earlier input is processed. A stop is earlier input, so
+    an isready sent right after it is answered after the search's bestmove."""
+    w = Wire(FakeBackend(work_s=0.05))
+    w.send("position cgp a b c d")
+    w.send("go infinite")
+    time.sleep(0.3)
+    w.send("stop")
+    w.send("isready")
+    lines, ok = w.read_until(lambda s: s == "readyok")
+    assert ok and [s for s in lines if s.startswith(("bestmove", "readyok"))] == ["bestmove 8D.ZA", "readyok"]
     w.close()
 
 
@@ -489,8 +507,10 @@ def test_child_endgame(engine, pack_es):
     # go endgame with tiles in the bag is refused
     e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     e.send("go endgame")
-    lines = e.read_until(lambda s: s.startswith("info string error"))
-    assert "needs an empty bag" in lines[-1]
+    lines = e.read_until(lambda s: s.startswith("bestmove"))
+    err = [s for s in lines if s.startswith("info string error")]
+    assert len(err) == 1 and "needs an empty bag" in err[0] and err[0].endswith("searching as go auto")
+    assert sum(s.startswith("bestmove") for s in lines) == 1
     assert np.array_equal(pos.rack, pos.racks[pos.to_move])
 
 

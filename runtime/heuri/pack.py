@@ -112,8 +112,11 @@ class LanguagePack:
     @property
     def id(self) -> str:
         """Pack id for provenance lines: ``<lang>:<lexicon>@<wordlist sha256[:12]>``."""
+        import re
+
         sha = self.manifest["inputs"]["wordlist"]["sha256"][:12]
-        return f"{self.spec.code}:{self.spec.lexicon.replace(' ', '-')}@{sha}"
+        lexicon = re.sub(r"[^A-Za-z0-9._-]+", "-", self.spec.lexicon).strip("-")
+        return f"{self.spec.code}:{lexicon}@{sha}"
 
     def table(self, name: str):
         """A Parquet artifact (``"words"``, ``"septets"``, ...) as a pyarrow Table read

@@ -14,9 +14,11 @@ engine started as a child process. This module has two layers:
 Protocol decisions (where the draft leaves room):
 
 - ``go`` before any ``position`` answers ``info string error no-position ...`` and does not
-  search (no ``bestmove``, as the draft's conformance harness expects). The same holds for a
-  mode heuri does not declare (``unsupported-mode``) and a position whose on-turn rack is
-  unknown (``bad-position``): no search, no ``bestmove``.
+  search (no ``bestmove``: there is nothing to search). The same holds for a position whose
+  on-turn rack is unknown (``bad-position``).
+- Otherwise every ``go`` ends with exactly one ``bestmove`` (draft section 6): a mode heuri
+  does not declare (``go sim``) answers ``unsupported-mode`` and ``go endgame`` with tiles in
+  the bag answers ``bad-position``, and both then search as ``go auto`` would.
 - A ``position`` that does not parse, or whose ``moves`` list holds an unparseable or
   illegal move, answers ``bad-position`` / ``bad-move`` and leaves *no* position set, so a
   following ``go`` answers ``no-position`` instead of searching a position the front end did
@@ -430,7 +432,9 @@ class SiuServer:
                 if not pending:
                     self._stop.set()
                 break
-            if cmd == "isready" and active and not pending:
+            # isready mid-search is answered at once, without stopping; after a stop, the
+            # stop is earlier input still being processed: readyok waits for its bestmove.
+            if cmd == "isready" and active and not pending and not self._stop.is_set():
                 self.say("readyok")
                 continue
             with self._lock:
@@ -524,9 +528,16 @@ class SiuServer:
             return
         if params.mode not in self.backend.capabilities:
             self.error("unsupported-mode", f"{params.mode}: {self.backend.name} searches in "
-                                           f"{' '.join(m for m in self.backend.capabilities if m in MODES)}")
-            return
-        self.backend.check_go(self.position, params)
+                                           f"{' '.join(m for m in self.backend.capabilities if m in MODES)}; "
+                                           f"searching as go auto")
+            params.mode = "auto"
+        try:
+            self.backend.check_go(self.position, params)
+        except SiuError as e:
+            if getattr(e, "fallback", None) is None:
+                raise
+            self.error(e.code, f"{e}; searching as go {e.fallback}")
+            params.mode = e.fallback
         if not self.ready:  # the draft requires isready before the first go; be lenient
             self.backend.prepare()
             self.ready = True
@@ -891,7 +902,9 @@ class HeuriBackend(Backend):
                                            "or as rack.<tiles> after the moves")
         if params.mode == "endgame":
             if pos.bag_size != 0:
-                raise SiuError("bad-position", f"go endgame needs an empty bag; it holds {pos.bag_size} tiles")
+                err = SiuError("bad-position", f"go endgame needs an empty bag; it holds {pos.bag_size} tiles")
+                err.fallback = "auto"  # still answer the go with a bestmove
+                raise err
             if any(pos.hidden):
                 raise SiuError("bad-position", "go endgame needs both racks")
 
