@@ -19,7 +19,8 @@ squares meeting the conditions above) the words that fit are the intersection, o
 constrained squares (a cross-check narrower than every letter, or the board tile), of the
 union of the per-position per-letter bitsets over the words of R and R+1 tiles. The words
 that fit some lane are mapped to their blank-free key (``w7_key``; for R+1 words through the
-board tile at position j, ``w8_key[:, j]``), then δ is propagated to the keys with blanks.
+board tile at position j, ``w8_key[:, j]``), then δ is pushed up to the keys with blanks
+(each landing key marks its parents, the keys with one more blank).
 Everything runs in compiled loops (numba); a :class:`BoardDelta` keeps each lane's fitting
 words so that δ after a move recomputes only the lanes whose squares, ends or cross-checks
 the move changed.
@@ -34,6 +35,7 @@ from functools import cached_property
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .errors import HeuriError
 
@@ -110,6 +112,21 @@ class BingoIndex:
         ptr8 = np.zeros(n + 1, np.int64)
         np.add.at(ptr8, k8 + 1, 1)
         return (np.cumsum(ptr7), o7.astype(np.int64), np.cumsum(ptr8), o8.astype(np.int64))
+
+    @cached_property
+    def up(self):
+        """Blank propagation upward, for :func:`_expand_bits`: ``(par_ptr, par, lev_mask)``:
+        par_ptr (n_keys+1,) int32 and par int32 the :attr:`parents` CSR; lev_mask
+        (max blanks, ceil(n_keys/64)) uint64, row b the bitset of the keys with b blanks."""
+        _, ptr, par = self.parents
+        nb = self.n_blanks
+        top = int(nb.max(initial=0))
+        n64 = (self.n_keys + 63) // 64
+        lev = np.zeros((max(top, 1), n64 * 64), np.bool_)
+        for b in range(top):
+            lev[b, :self.n_keys] = nb == b
+        mask = np.packbits(lev, axis=1, bitorder="little").view("<u8")
+        return ptr.astype(np.int32), par.astype(np.int32), np.ascontiguousarray(mask)
 
     @cached_property
     def parents(self):
@@ -443,33 +460,63 @@ for _i in range(64):
 
 @njit(cache=True)
 def _ctz(v, table):
-    """Index of the lowest set bit of a non-zero uint64 (de Bruijn multiplication)."""
-    return table[((v & (~v + np.uint64(1))) * np.uint64(0x03F79D71B4CB0A89)) >> np.uint64(58)]
+    """Index of the lowest set bit of a non-zero uint64 (the CPU's count-trailing-zeros;
+    ``table`` is unused, kept for the callers)."""
+    return trailing_zeros(v)
 
 
 @njit(cache=True)
-def _expand(f7, f8, w7_key, w8_key_t, blank_order, blank_ptr, blank_child, n_keys, table):
-    """Fitting words → δ over the keys (bool (n_keys,)), blanks propagated (w8_key_t:
-    (R+1, n8), the key of word w through its tile at j)."""
-    delta = np.zeros(n_keys, np.bool_)
+def _expand_bits(f7, f8, w7_key, w8_key_t, par_ptr, par, lev_mask, max_blanks, n_keys):
+    """Fitting words → δ over the keys as bits ((n_keys + 63) // 64,) uint64, bit key % 64
+    of word key // 64; blanks propagated. w8_key_t: (R+1, n8), the key of word w through
+    its tile at j; par_ptr/par (int32 CSR over keys): the keys with one more blank whose
+    children list holds the key (:attr:`BingoIndex.up`); lev_mask (B, n_bits) uint64: bit
+    set for the keys with exactly b blanks. Keys with more than ``max_blanks`` blanks stay 0.
+
+    A key with blanks lands exactly when one of its children (one blank given a letter)
+    lands, so, one blank count at a time, every landing key sets its parents' bits: the
+    landing keys are read in id order from the bitset (the CSR is streamed, the bitset
+    stays in cache), no per-key branch on the outcome."""
+    nb = (n_keys + 63) // 64
+    bits = np.zeros(nb, np.uint64)
+    one = np.uint64(1)
     for k in range(f7.shape[0]):
         v = f7[k]
+        base = k * 64
         while v:
-            delta[w7_key[k * 64 + _ctz(v, table)]] = True
-            v &= v - np.uint64(1)
+            key = w7_key[base + trailing_zeros(v)]
+            bits[key >> 6] |= one << np.uint64(key & 63)
+            v &= v - one
     for j in range(f8.shape[0]):
+        row = w8_key_t[j]
         for k in range(f8.shape[1]):
             v = f8[j, k]
+            base = k * 64
             while v:
-                delta[w8_key_t[j, k * 64 + _ctz(v, table)]] = True
-                v &= v - np.uint64(1)
-    for q in range(blank_order.shape[0]):
-        kk = blank_order[q]
-        for e in range(blank_ptr[q], blank_ptr[q + 1]):
-            if delta[blank_child[e]]:
-                delta[kk] = True
-                break
-    return delta
+                key = row[base + trailing_zeros(v)]
+                bits[key >> 6] |= one << np.uint64(key & 63)
+                v &= v - one
+    for lev in range(min(max_blanks, lev_mask.shape[0])):
+        m = lev_mask[lev]
+        for i in range(nb):
+            v = bits[i] & m[i]
+            base = i * 64
+            while v:
+                key = base + trailing_zeros(v)
+                v &= v - one
+                for e in range(par_ptr[key], par_ptr[key + 1]):
+                    p = par[e]
+                    bits[p >> 6] |= one << np.uint64(p & 63)
+    return bits
+
+
+def _expand(f7, f8, ix, max_blanks):
+    """δ (n_keys,) bool from the fitting words (see :func:`_expand_bits`)."""
+    par_ptr, par, lev_mask = ix.up
+    bits = _expand_bits(f7, f8, ix.w7_key, ix.w8_key_t, par_ptr, par, lev_mask,
+                        int(max_blanks), ix.n_keys)
+    return np.unpackbits(bits.view(np.uint8), bitorder="little",
+                         count=ix.n_keys).view(np.bool_)
 
 
 def _centre(spec):
@@ -499,7 +546,6 @@ class BoardDelta:
         #: evaluators pass the blanks the player can still hold (rack + unseen), since
         #: p(s | L) = 0 for the others
         self.max_blanks = pack.spec.rack_size if max_blanks is None else int(max_blanks)
-        self._n_prop = ix.blank_limit(self.max_blanks)
         self.letters = _check_board(pack, letters)
         spec = pack.spec
         N, R, L = spec.board_size, spec.rack_size, spec.n_letters
@@ -546,9 +592,7 @@ class BoardDelta:
         """δ over ``pack.keys``, (n_keys,) bool (expanded from the fitting words on first use)."""
         if self._delta is None:
             ix = self.ix
-            self._delta = _expand(self.f7, self.f8, ix.w7_key, ix.w8_key_t,
-                                  ix.blank_order[:self._n_prop], ix.blank_ptr, ix.blank_child,
-                                  ix.n_keys, _DB_TABLE)
+            self._delta = _expand(self.f7, self.f8, ix, self.max_blanks)
         return self._delta
 
     def changes(self, rows, cols, tiles, leave=None):
@@ -624,8 +668,7 @@ class BoardDelta:
         n_words = _count_changed(self.f7, g7, self.f8, g8, has7, has8, nk)
         if n_words > self.full_threshold:
             # most of the board changed (a move in open space): recompute δ from the words
-            after = _expand(g7, g8, ix.w7_key, ix.w8_key_t, ix.blank_order[:self._n_prop],
-                            ix.blank_ptr, ix.blank_child, ix.n_keys, _DB_TABLE)
+            after = _expand(g7, g8, ix, self.max_blanks)
             keys = np.flatnonzero(after != self.delta)
             if len(nk):
                 keys = keys[(self._counts[keys][:, nk] >= nc).all(axis=1)]
