@@ -76,39 +76,36 @@ def _is_rack_pragma(name: str) -> bool:
     return re.fullmatch(r"rack\d+", name) is not None
 
 
-def _rack_syntax_ok(text: str) -> bool:
-    """Upper-case letters (any script), ``?``, or bracketed upper-case groups."""
+def _tile_text_ok(text: str, alone: str, upper: bool) -> bool:
+    """Letters (any script), the characters of ``alone``, or bracketed letter groups
+    (``[CH]``); with ``upper``, letters and groups must be upper case."""
+    def letters_ok(t: str) -> bool:
+        return t.isalpha() and (not upper or (t == t.upper() and t != t.lower()))
+
     i = 0
     while i < len(text):
         ch = text[i]
         if ch == "[":
             j = text.find("]", i)
-            body = text[i + 1:j] if j > 0 else ""
-            if not body or not body.isalpha() or body != body.upper():
+            if j < 0 or not letters_ok(text[i + 1:j]):
                 return False
             i = j + 1
-        elif ch == "?" or (ch.isalpha() and ch == ch.upper() and ch != ch.lower()):
+        elif ch in alone or letters_ok(ch):
             i += 1
         else:
             return False
     return True
 
 
+def _rack_syntax_ok(text: str) -> bool:
+    """Upper-case letters (any script), ``?``, or bracketed upper-case groups."""
+    return _tile_text_ok(text, "?", upper=True)
+
+
 def _word_syntax_ok(text: str) -> bool:
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "[":
-            j = text.find("]", i)
-            body = text[i + 1:j] if j > 0 else ""
-            if not body or not body.isalpha():
-                return False
-            i = j + 1
-        elif ch == "." or ch.isalpha():
-            i += 1
-        else:
-            return False
-    return bool(text)
+    """A non-empty play: letters of either case (lower = blank), ``.`` for a played-through
+    square, or bracketed groups."""
+    return bool(text) and _tile_text_ok(text, ".", upper=False)
 
 
 # -- data -----------------------------------------------------------------------------------
