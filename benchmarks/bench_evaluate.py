@@ -7,9 +7,11 @@ position before each turn from turn 6 to 16 while the bag holds at least 7 tiles
 ``--positions`` per language. For each position it times (milliseconds, wall clock, one
 thread):
 
-- ``delta``: δ of the board (every key that can land as a bingo; heuri.bingo.delta), and
-  its two parts: ``delta words`` (cross-checks and the lanes' fitting words from the
-  per-position per-letter bitsets) and ``delta keys`` (fitting words → keys, blanks);
+- ``delta``: δ of the board (every key that can land as a bingo, blanks included;
+  heuri.bingo.delta, as an (n_keys,) bool array), and ``delta bits``: the same as a bitset
+  (``BoardDelta.delta_bits``, the form the kernels produce); both in a loop over the
+  positions' boards; ``delta, between decisions``: δ again, timed inside the loop below,
+  after the previous position's decisions have filled the caches with other data;
 - ``delta+lanes``: the same keeping each lane's fitting words (what Heuri_3 uses, so that
   δ after a move recomputes only the touched lanes);
 - ``e table``: e(L) and p(L) for every leave of the rack, δ given (probability.leave_table);
@@ -132,15 +134,19 @@ def main(argv=None) -> None:
         evx.rank_arrays(L, B, rack, U, bag)
         evf.rank_arrays(L, B, rack, U, bag)
         t_d, t_dl, t_e, t_h3, t_x, t_f, n_cand, n_rev = [], [], [], [], [], [], [], []
-        t_w, t_k = [], []
+        t_b = []
         diff = mismatch = 0
-        for i, (L, B, rack, U, bag) in enumerate(pos):
+        # δ alone, one board after another (the index warm, each board new to it)
+        for L, *_ in pos:
             with clock(t_d):
+                BoardDelta(pack, L, keep_lanes=False).delta
+        for L, *_ in pos:
+            with clock(t_b):
+                BoardDelta(pack, L, keep_lanes=False).delta_bits
+        t_dc = []
+        for i, (L, B, rack, U, bag) in enumerate(pos):
+            with clock(t_dc):  # the same inside a decision's work (colder caches)
                 d = BoardDelta(pack, L, keep_lanes=False).delta
-            with clock(t_w):
-                bd = BoardDelta(pack, L, keep_lanes=False)
-            with clock(t_k):
-                bd.delta
             with clock(t_dl):
                 BoardDelta(pack, L, keep_lanes=True)
             with clock(t_e):
@@ -158,8 +164,8 @@ def main(argv=None) -> None:
                 mismatch += not same_move(rf.moves[0], rx.moves[0])
         print(f"  candidates per position: median {int(np.median(n_cand))}, p90 {int(np.percentile(n_cand, 90))}")
         print(f"  delta              {stats(t_d)}")
-        print(f"  delta words        {stats(t_w)}")
-        print(f"  delta keys         {stats(t_k)}")
+        print(f"  delta bits         {stats(t_b)}")
+        print(f"  delta, between decisions {stats(t_dc)}")
         print(f"  delta+lanes        {stats(t_dl)}")
         print(f"  e table            {stats(t_e)}")
         print(f"  heuri3 (N=20)      {stats(t_h3)}")

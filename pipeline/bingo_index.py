@@ -23,6 +23,23 @@ Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
 - ``lex.npy`` (m,) uint64 sorted: every word of at most 10 tiles encoded
   ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups; ``lex_long_hi.npy``
   and ``lex_long_lo.npy``: the longer words as (first 10 tiles, rest) code pairs, sorted.
+- ``parents.npy`` (n, R) int32: the keys with one more blank that have key s as a child
+  (at most R: one for each distinct tile of s made a blank), −1 padded: one cache line
+  per key when δ walks up from a key to its blank parents.
+- ``s7_bits.npy`` (R, R, L, ceil(n7/64)) uint64, ``s7_key.npy`` (R, n7) int32 and
+  ``s7_start.npy`` (R, L+1) int64 (and ``s8_*`` the same for the (R+1)-tile words): the
+  words re-sorted with position j first, once per j: row j of ``s7_bits`` are the
+  bitsets of the words in that order, ``s7_key[j]`` their keys (``s8_key[j, w]`` the
+  reduced octet completed by the tile at j) and ``s7_start[j, c]`` where the words with
+  letter c at position j begin. A lane whose board tile is x at position j (or whose most
+  selective square is j) then reads only the chunks of that letter's run.
+- ``kb7.npy`` (R, L, ceil(n/64)) uint64 and ``kb8.npy`` (R+1, L, ceil(n/64)) uint64: *closed
+  key bitsets*. Bit s of ``kb7[i, c]`` is set when key s lands through some R-tile word with
+  letter c at position i (blanks included: a key with blanks is in when a child is);
+  ``kb8[j, x]`` the same for the reduced octets completed by letter x at position j of an
+  (R+1)-tile word. A lane with a single constrained square (R tiles) or with no constrained
+  square besides its board tile (R+1 tiles) lands exactly the OR of a few of these rows, so
+  ``heuri.bingo`` needs no per-word or per-key work for the commonest lanes.
 - ``meta.json``: the counts.
 """
 from __future__ import annotations
@@ -109,6 +126,66 @@ def lex_codes(table: pa.Table, max_len: int = 15):
     return lex, hi[o], lo[o]
 
 
+def sorted_by_position(rows: np.ndarray, keys: np.ndarray, n_letters: int):
+    """For each position j: the rows sorted with column j first (then the whole row).
+    Returns (bits (P, P, L, nw) uint64, key (P, m) int32, start (P, L+1) int64): see the
+    module doc; ``keys`` (m, P) int32 is the key of row w through position j."""
+    m, P = rows.shape
+    nw = (m + 63) // 64
+    bits = np.zeros((P, P, n_letters, nw), np.uint64)
+    key = np.zeros((P, m), np.int32)
+    start = np.zeros((P, n_letters + 1), np.int64)
+    for j in range(P):
+        o = np.lexsort(tuple(rows[:, i] for i in range(P - 1, -1, -1)) + (rows[:, j],))
+        bits[j] = bitsets(rows[o], n_letters)
+        key[j] = keys[o, j]
+        start[j] = np.searchsorted(rows[o, j], np.arange(n_letters + 1))
+    return bits, key, start
+
+
+def parent_table(order, ptr, child, n_keys: int, width: int) -> np.ndarray:
+    """(n_keys, width) int32: row s lists the keys whose blank-children lists hold s, −1
+    padded (see the module doc)."""
+    owner = np.repeat(order.astype(np.int64), np.diff(ptr))
+    child = child.astype(np.int64)
+    o = np.lexsort((owner, child))
+    owner, child = owner[o], child[o]
+    start = np.searchsorted(child, child)  # first edge of each child
+    rank = np.arange(len(child)) - start
+    assert len(rank) == 0 or rank.max() < width, "a key has more blank parents than tiles"
+    out = np.full((n_keys, width), -1, np.int32)
+    out[child, rank] = owner
+    return out
+
+
+def closure_edges(order, ptr, child, n_blanks):
+    """(parent, child) edges of the blank closure grouped by the child's blank count:
+    a list, entry b the (parents, children) int64 arrays of children with b blanks."""
+    owner = np.repeat(order.astype(np.int64), np.diff(ptr))
+    child = child.astype(np.int64)
+    nbc = n_blanks[child]
+    return [(owner[nbc == b], child[nbc == b]) for b in range(int(n_blanks.max(initial=0)))]
+
+
+def closed_bitsets(rows: np.ndarray, row_key: np.ndarray, n_keys: int, n_letters: int,
+                   edges) -> np.ndarray:
+    """(P, L, ceil(n_keys/64)) uint64: bit s of out[i, c] set when key s is reached from a
+    word with letter c at position i (``row_key[w, i]`` its key) or is a key with blanks
+    one of whose children is (``edges`` from :func:`closure_edges`, applied level by
+    level, fewer blanks first)."""
+    m, P = rows.shape
+    n64 = (n_keys + 63) // 64
+    out = np.zeros((P, n_letters, n64), np.uint64)
+    for i in range(P):
+        for c in range(n_letters):
+            land = np.zeros(n64 * 64, bool)
+            land[row_key[rows[:, i] == c, i]] = True
+            for par, ch in edges:
+                land[par[land[ch]]] = True
+            out[i, c] = np.packbits(land, bitorder="little").view("<u8")
+    return out
+
+
 def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
     """Pipeline step: words.parquet + keys/ → ``outdir/bingo/*.npy``. Returns counts."""
     spec = load_spec(spec_file)
@@ -173,9 +250,19 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
     save("w8_key.npy", w8_key)
     save("b7.npy", bitsets(w7, L))
     save("b8.npy", bitsets(w8, L))
+    w7_cols = np.repeat(w7_key[:, None], R, axis=1)  # the septet's key, whatever the position
+    for name, rows, keys in (("s7", w7, w7_cols), ("s8", w8, w8_key)):
+        bits, key, start = sorted_by_position(rows, keys, L)
+        save(f"{name}_bits.npy", bits)
+        save(f"{name}_key.npy", key)
+        save(f"{name}_start.npy", start)
     save("blank_order.npy", order)
     save("blank_ptr.npy", ptr)
     save("blank_child.npy", ch)
+    save("parents.npy", parent_table(order, ptr, ch, len(kcodes), R))
+    edges = closure_edges(order, ptr, ch, nb)
+    save("kb7.npy", closed_bitsets(w7, w7_cols, len(kcodes), L, edges))
+    save("kb8.npy", closed_bitsets(w8, w8_key, len(kcodes), L, edges))
     lex, long_hi, long_lo = lex_codes(table, spec.board_size)
     save("lex.npy", lex)
     save("lex_long_hi.npy", long_hi)

@@ -341,3 +341,38 @@ def test_max_blanks(pack_en, max_blanks):
         d = lim.delta.copy()
         d[keys] = new
         assert (d[ok] == want[ok]).all() and not d[~ok].any()
+
+
+def encode_rows(rows):
+    """Sorted tile rows → the key codes of ``pack.keys.code`` (6 bits a tile, first tile
+    in the high bits), written here again so that the test does not use the index."""
+    code = np.zeros(len(rows), np.int64)
+    for j in range(rows.shape[1]):
+        code = (code << 6) | rows[:, j].astype(np.int64)
+    return code
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 7), ("en", 8), ("fr", 9)])
+def test_every_blank_key_is_the_or_of_its_children(lang, seed, request):
+    """Every key with blanks lands exactly when a key obtained by giving one of its
+    blanks a letter lands (all keys with blanks, on a midgame board and on the empty
+    board; the children are found from the key codes, not from the index)."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    rows = key_rows(pack)
+    codes = np.asarray(pack.keys.code)
+    withb = np.flatnonzero((rows == spec.blank).any(axis=1))
+    brows = rows[withb].copy()  # sorted: the blanks last
+    rng = np.random.default_rng(seed)
+    for board in (random_board(pack, 10, rng)[0], empty()):
+        d = delta(pack, board)
+        want = np.zeros(len(withb), bool)
+        for x in range(spec.n_letters):
+            child = brows.copy()
+            child[:, -1] = x
+            c = encode_rows(np.sort(child, axis=1))
+            at = np.minimum(np.searchsorted(codes, c), len(codes) - 1)
+            found = codes[at] == c
+            want |= found & d[at]
+        assert (d[withb] == want).all()
+        assert want.any() and not want.all()

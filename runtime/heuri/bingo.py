@@ -14,19 +14,31 @@ board as it stands (HEURI.md, paper §4.3):
 Blanks in a key stand for any letter: a key with a blank lands when a key obtained by giving
 the blank a letter lands (the blank plays that letter on the same squares).
 
-Method (the bingo index, ``pipeline/bingo_index.py``): for every *lane* (a run of R or R+1
-squares meeting the conditions above) the words that fit are the intersection, over its
-constrained squares (a cross-check narrower than every letter, or the board tile), of the
-union of the per-position per-letter bitsets over the words of R and R+1 tiles. The words
-that fit some lane are mapped to their blank-free key (``w7_key``; for R+1 words through the
-board tile at position j, ``w8_key[:, j]``), then δ is pushed up to the keys with blanks
-(each landing key marks its parents, the keys with one more blank).
-Everything runs in compiled loops (numba); a :class:`BoardDelta` keeps each lane's fitting
-words so that δ after a move recomputes only the lanes whose squares, ends or cross-checks
-the move changed.
+Method (the bingo index, ``pipeline/bingo_index.py``). A *lane* is a run of R or R+1
+squares meeting the conditions above; the words that fit it are those with, at each
+constrained square (a cross-check narrower than every letter, or the board tile), a letter
+the square allows. δ is the union over the lanes of the keys of their fitting words, closed
+upward over blanks (a key with blanks lands when one of its children does).
 
-Cross-checks (:func:`cross_checks`) are computed here too, from the sorted word codes of the
-index (one code for words of at most 10 tiles, a pair of codes for longer ones).
+- Most lanes are simple: a septet lane with one constrained square (a hook square), an
+  octet lane with nothing constrained but its board tile (a line across a tile). Their
+  closed key sets are precomputed bitsets over the keys (``kb7[i, c]``: letter c at
+  position i; ``kb8[j, x]``: board tile x at position j), so δ for them is an OR of a few
+  rows: no per-word and no per-key work.
+- The other lanes intersect per-position per-letter word bitsets, reading only the run of
+  words that can fit (words re-sorted with position j first: the board tile's letter for an
+  octet lane, the letters of the most selective square for a septet lane), and set the
+  keys of the words that fit (``s7_key``/``s8_key``).
+- Keys set that way walk up to their blank parents (``parents``), once each: a key found
+  already set stops the walk, since the bitsets are closed.
+
+A :class:`BoardDelta` can also keep each lane's fitting words (``keep_lanes``), so that δ
+after a move recomputes only the lanes whose squares, ends or cross-checks the move changed
+(:meth:`BoardDelta.changes`). Everything runs in compiled loops (numba).
+
+Cross-checks come from the move generator's word graph (:func:`cross_checks`); the sorted
+word codes of the index (one code for words of at most 10 tiles, a pair of codes for longer
+ones) serve the few columns :meth:`BoardDelta.changes` recomputes.
 """
 from __future__ import annotations
 
@@ -57,6 +69,15 @@ class BingoIndex:
     w8_key: np.ndarray
     b7: np.ndarray
     b8: np.ndarray
+    kb7: np.ndarray  # (R, L, n64) uint64 closed key bitsets (pipeline/bingo_index.py)
+    kb8: np.ndarray  # (R+1, L, n64)
+    parents: np.ndarray  # (n_keys, R) int32, each key's blank parents, -1 padded
+    s7_bits: np.ndarray  # (R, R, L, nw7) uint64: b7 with the words sorted by position j first
+    s7_start: np.ndarray  # (R, L+1) int64: run starts of each letter at position j
+    s7_key: np.ndarray  # (R, n7) int32: the keys in that order
+    s8_bits: np.ndarray  # (R+1, R+1, L, nw8), and the same for the (R+1)-tile words
+    s8_start: np.ndarray
+    s8_key: np.ndarray
     blank_order: np.ndarray
     blank_ptr: np.ndarray
     blank_child: np.ndarray
@@ -67,14 +88,6 @@ class BingoIndex:
     n_letters: int
     rack_size: int
     key_rows: np.ndarray  # (n_keys, R) uint8, the keys' sorted tiles (probability.key_rows)
-
-    @cached_property
-    def b7t(self) -> np.ndarray:
-        return np.ascontiguousarray(np.transpose(self.b7, (0, 2, 1)))
-
-    @cached_property
-    def b8t(self) -> np.ndarray:
-        return np.ascontiguousarray(np.transpose(self.b8, (0, 2, 1)))
 
     @cached_property
     def n_blanks(self) -> np.ndarray:
@@ -114,22 +127,31 @@ class BingoIndex:
         return (np.cumsum(ptr7), o7.astype(np.int64), np.cumsum(ptr8), o8.astype(np.int64))
 
     @cached_property
-    def up(self):
-        """Blank propagation upward, for :func:`_expand_bits`: ``(par_ptr, par, lev_mask)``:
-        par_ptr (n_keys+1,) int32 and par int32 the :attr:`parents` CSR; lev_mask
-        (max blanks, ceil(n_keys/64)) uint64, row b the bitset of the keys with b blanks."""
-        _, ptr, par = self.parents
+    def lev_mask(self) -> np.ndarray:
+        """(max blanks, ceil(n_keys/64)) uint64: row b the bitset of the keys with b blanks."""
         nb = self.n_blanks
         top = int(nb.max(initial=0))
         n64 = (self.n_keys + 63) // 64
         lev = np.zeros((max(top, 1), n64 * 64), np.bool_)
         for b in range(top):
             lev[b, :self.n_keys] = nb == b
-        mask = np.packbits(lev, axis=1, bitorder="little").view("<u8")
-        return ptr.astype(np.int32), par.astype(np.int32), np.ascontiguousarray(mask)
+        return np.ascontiguousarray(np.packbits(lev, axis=1, bitorder="little").view("<u8"))
 
     @cached_property
-    def parents(self):
+    def keep_masks(self):
+        """Row b ((ceil(n_keys/64),) uint64): the bits of the keys with at most b blanks,
+        for b below the largest blank count of a key."""
+        top = int(self.n_blanks.max(initial=0))
+        return np.bitwise_or.accumulate(self.lev_mask, axis=0)[:top]
+
+    def keep_mask(self, max_blanks: int):
+        """(ceil(n_keys/64),) uint64: bits of the keys with at most max_blanks blanks, or
+        None when that is every key."""
+        masks = self.keep_masks
+        return masks[max_blanks] if max_blanks < len(masks) else None
+
+    @cached_property
+    def parents_csr(self):
         """Blank propagation both ways: ``(order_pos, par_ptr, par)``: order_pos (n,) the
         row of a key in ``blank_order`` (-1 for a blank-free key); par (CSR over keys) the
         keys with one more blank whose children list holds the key."""
@@ -159,7 +181,8 @@ def bingo_index(pack) -> BingoIndex:
     if ix is None:
         d = pack.root / "bingo"
         names = ("w7", "w8", "w7_key", "w8_key", "b7", "b8", "blank_order", "blank_ptr",
-                 "blank_child", "lex", "lex_long_hi", "lex_long_lo")
+                 "blank_child", "lex", "lex_long_hi", "lex_long_lo", "kb7", "kb8", "parents",
+                 "s7_bits", "s7_start", "s7_key", "s8_bits", "s8_start", "s8_key")
         missing = [n for n in names if not (d / f"{n}.npy").is_file()]
         if missing:
             raise PackError(f"{d}: bingo index missing {missing}; build it with: "
@@ -206,15 +229,6 @@ def _in_long(hi, lo, seg, n):
         return False
     j = a + np.searchsorted(lo[a:b], l)
     return j < b and lo[j] == l
-
-
-@njit(cache=True)
-def _cross_checks_rows(letters, lex, lhi, llo, n_letters):
-    N = letters.shape[0]
-    cc = np.zeros((N, N), np.uint64)
-    has = np.zeros((N, N), np.bool_)
-    _cc_cols(letters, lex, lhi, llo, n_letters, np.ones(N, np.bool_), cc, has)
-    return cc, has
 
 
 @njit(cache=True)
@@ -279,15 +293,16 @@ def cross_checks(pack, letters: np.ndarray):
     has_down)``: ``cc_across[r, c]`` (uint64 bit x) = letters x that may be played at (r, c)
     in an across word (the column word through it must be valid; all letters when the
     square has no vertical neighbour), ``has_across`` whether it has one; ``cc_down`` and
-    ``has_down`` the same for down words (row cross-words), indexed like the board. Raises
+    ``has_down`` the same for down words (row cross-words), indexed like the board. Walks
+    the move generator's word graph (:func:`heuri.movegen.cross_checks`). Raises
     BoardError for a malformed board."""
+    from . import movegen
+
     letters = _check_board(pack, letters)
-    ix = bingo_index(pack)
-    L = pack.spec.n_letters
-    cca, hasa = _cross_checks_rows(letters, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L)
-    lt = np.ascontiguousarray(letters.T)
-    ccd, hasd = _cross_checks_rows(lt, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L)
-    return cca, hasa, np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T)
+    ctx = movegen._CTX.get(pack) or movegen._context(pack)
+    mask, _, has = movegen._cross_impl(ctx.g, ctx.hw, ctx.root, letters,
+                                       np.zeros(letters.shape, np.bool_), ctx.values, ctx.L)
+    return mask[0], has[0], mask[1], has[1]
 
 
 # -- lanes ----------------------------------------------------------------------------------
@@ -301,24 +316,36 @@ def _popcount(v):
 
 
 @njit(cache=True)
-def _fit(bt, nwords, pos, masks, n_pos, fixed_pos, fixed_letter, n_letters, acc):
+def _fit(b, nwords, pos, masks, n_pos, fixed_pos, fixed_letter, n_letters, acc):
     """Words fitting a lane: acc (nw,) uint64 ← ∩ over constrained positions of the union of
-    bt[pos, :, letters in mask]; fixed_pos ≥ 0 adds the board tile. Returns the number of
-    non-zero chunks of acc."""
+    b[pos, letters in mask] (b: (P, L, nw) uint64 position/letter word bitsets; a mask
+    wider than half the letters is read as the complement of the others); fixed_pos ≥ 0
+    adds the board tile. Returns the number of non-zero chunks of acc."""
     nw = acc.shape[0]
     full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
     started = False
     nz = nw
     if fixed_pos >= 0:
         nz = 0
+        row = b[fixed_pos, fixed_letter]
         for k in range(nw):
-            v = bt[fixed_pos, k, fixed_letter]
+            v = row[k]
             acc[k] = v
             if v:
                 nz += 1
         started = True
-    # constrained squares, most selective first
-    order = np.argsort(np.array([_popcount(masks[q]) for q in range(n_pos)]))
+    # constrained squares, most selective first (insertion sort by popcount)
+    order = np.empty(n_pos, np.int64)
+    pcs = np.empty(n_pos, np.int64)
+    for q in range(n_pos):
+        pc = _popcount(masks[q])
+        i = q
+        while i > 0 and pcs[i - 1] > pc:
+            pcs[i] = pcs[i - 1]
+            order[i] = order[i - 1]
+            i -= 1
+        pcs[i] = pc
+        order[i] = q
     lets = np.zeros(n_letters, np.int64)
     for oi in range(n_pos):
         if started and nz == 0:
@@ -336,12 +363,13 @@ def _fit(bt, nwords, pos, masks, n_pos, fixed_pos, fixed_letter, n_letters, acc)
                 nl += 1
         p = pos[q]
         nz = 0
+        bp = b[p]
         for k in range(nw):
             if started and acc[k] == 0:
                 continue
             u = np.uint64(0)
-            for li in range(nl):
-                u |= bt[p, k, lets[li]]
+            for li in range(nl):  # nl ≤ L/2 rows, each read forward
+                u |= bp[lets[li], k]
             if comp:
                 u = ~u
             if started:
@@ -362,7 +390,62 @@ def _fit(bt, nwords, pos, masks, n_pos, fixed_pos, fixed_letter, n_letters, acc)
 
 
 @njit(cache=True)
-def _lanes_rows(letters, cc, has, R, b7t, n7, b8t, n8, n_letters, centre_r, centre_c,
+def _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r, centre_c, pos, masks):
+    """Is row r, squares s .. s+R-1, a septet lane (R empty squares, both ends empty or off
+    the board, every cross-check non-empty, connected: a square with a perpendicular
+    neighbour, or on the empty board the centre)? Returns -1 when not, else the number of
+    constrained squares (cross-check narrower than every letter), written to pos/masks."""
+    N = letters.shape[0]
+    e = s + R
+    if not ((s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)):
+        return -1
+    conn = False
+    npos = 0
+    for i in range(R):
+        c = s + i
+        if letters[r, c] >= 0 or cc[r, c] == 0:
+            return -1
+        if has[r, c]:
+            conn = True
+        if cc[r, c] != full:
+            pos[npos] = i
+            masks[npos] = cc[r, c]
+            npos += 1
+    if empty_board:
+        conn = r == centre_r and s <= centre_c < e
+    return npos if conn else -1
+
+
+@njit(cache=True)
+def _octet_lane(letters, cc, r, s, R, full, pos, masks):
+    """Is row r, squares s .. s+R, an octet lane (exactly one occupied square, both ends
+    empty or off the board, every cross-check of the empty squares non-empty)? Returns
+    (npos, j): j = -1 when not, else the board tile's position in the lane; the constrained
+    empty squares are written to pos/masks (npos of them)."""
+    N = letters.shape[0]
+    e = s + R + 1
+    if e > N or not ((s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)):
+        return 0, -1
+    jpos = -1
+    npos = 0
+    for i in range(R + 1):
+        c = s + i
+        if letters[r, c] >= 0:
+            if jpos >= 0:
+                return 0, -1
+            jpos = i
+            continue
+        if cc[r, c] == 0:
+            return 0, -1
+        if cc[r, c] != full:
+            pos[npos] = i
+            masks[npos] = cc[r, c]
+            npos += 1
+    return npos, jpos
+
+
+@njit(cache=True)
+def _lanes_rows(letters, cc, has, R, b7, n7, b8, n8, n_letters, centre_r, centre_c,
                 empty_board, f7, f8, lane7, lane8, store, ok7, ok8, which):
     """Accumulate the words fitting the lanes along rows into f7 (nw7,) and f8 (R+1, nw8).
 
@@ -383,65 +466,26 @@ def _lanes_rows(letters, cc, has, R, b7t, n7, b8t, n8, n_letters, centre_r, cent
             lane = r * N + s
             if which.shape[0] > 0 and not which[lane]:
                 continue
-            # septet lane: R empty squares, ends empty
             if store:
                 ok7[lane] = False
-            e = s + R
-            good = (s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)
-            if good:
-                conn = False
-                npos = 0
-                for i in range(R):
-                    c = s + i
-                    if letters[r, c] >= 0 or cc[r, c] == 0:
-                        good = False
-                        break
-                    if has[r, c]:
-                        conn = True
-                    if cc[r, c] != full:
-                        pos[npos] = i
-                        masks[npos] = cc[r, c]
-                        npos += 1
-                if good and empty_board:
-                    conn = r == centre_r and s <= centre_c < e
-                if good and conn:
-                    nz = _fit(b7t, n7, pos, masks, npos, -1, 0, n_letters, acc7)
-                    if nz:
-                        for k in range(nw7):
-                            f7[k] |= acc7[k]
-                        if store:
-                            ok7[lane] = True
-                            for k in range(nw7):
-                                lane7[lane, k] = acc7[k]
-            # octet lane: R+1 squares, exactly one occupied
-            if store:
                 ok8[lane] = False
-            e = s + R + 1
-            if empty_board or e > N:
+            npos = _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r,
+                                centre_c, pos, masks)
+            if npos >= 0:
+                nz = _fit(b7, n7, pos, masks, npos, -1, 0, n_letters, acc7)
+                if nz:
+                    for k in range(nw7):
+                        f7[k] |= acc7[k]
+                    if store:
+                        ok7[lane] = True
+                        for k in range(nw7):
+                            lane7[lane, k] = acc7[k]
+            if empty_board:
                 continue
-            if not ((s == 0 or letters[r, s - 1] < 0) and (e == N or letters[r, e] < 0)):
+            npos, jpos = _octet_lane(letters, cc, r, s, R, full, pos, masks)
+            if jpos < 0:
                 continue
-            jpos = -1
-            good = True
-            npos = 0
-            for i in range(R + 1):
-                c = s + i
-                if letters[r, c] >= 0:
-                    if jpos >= 0:
-                        good = False
-                        break
-                    jpos = i
-                    continue
-                if cc[r, c] == 0:
-                    good = False
-                    break
-                if cc[r, c] != full:
-                    pos[npos] = i
-                    masks[npos] = cc[r, c]
-                    npos += 1
-            if not good or jpos < 0:
-                continue
-            nz = _fit(b8t, n8, pos, masks, npos, jpos, letters[r, s + jpos], n_letters, acc8)
+            nz = _fit(b8, n8, pos, masks, npos, jpos, letters[r, s + jpos], n_letters, acc8)
             if nz:
                 for k in range(nw8):
                     f8[jpos, k] |= acc8[k]
@@ -450,6 +494,175 @@ def _lanes_rows(letters, cc, has, R, b7t, n7, b8t, n8, n_letters, centre_r, cent
                     for k in range(nw8):
                         lane8[lane, k] = acc8[k]
     return 0
+
+
+@njit(cache=True)
+def _or_row(bits, seen, i, c, kb):
+    """bits |= kb[i, c] once per (i, c) (seen (P, L) bool)."""
+    if seen[i, c]:
+        return
+    seen[i, c] = True
+    row = kb[i, c]
+    for k in range(bits.shape[0]):
+        bits[k] |= row[k]
+
+
+@njit(cache=True)
+def _run_fit(sb, start, skey, j, c, pos, masks, n_pos, skip, n_letters, bits, new, acc):
+    """The words with letter c at position j (a run of ``sb[j]``, the words sorted with
+    position j first) that also fit the constrained squares pos/masks (all but index
+    ``skip``): their keys (``skey[j]``) are set in ``bits`` and, when new, in ``new``."""
+    lo = start[j, c]
+    hi = start[j, c + 1]
+    if lo == hi:
+        return
+    k0 = lo >> 6
+    k1 = (hi + 63) >> 6
+    bj = sb[j]
+    row = bj[j, c]
+    for k in range(k0, k1):
+        acc[k] = row[k]
+    full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
+    lets = np.empty(n_letters, np.int64)
+    for q in range(n_pos):
+        if q == skip:
+            continue
+        m = masks[q]
+        comp = _popcount(m) * 2 > n_letters
+        if comp:  # fewer rows to read: the words with a letter outside the mask
+            m = full & ~m
+        nl = 0
+        for x in range(n_letters):
+            if (m >> np.uint64(x)) & np.uint64(1):
+                lets[nl] = x
+                nl += 1
+        bp = bj[pos[q]]
+        for k in range(k0, k1):
+            v = acc[k]
+            if v == 0:
+                continue
+            u = np.uint64(0)
+            for li in range(nl):
+                u |= bp[lets[li], k]
+            acc[k] = v & ~u if comp else v & u
+    one = np.uint64(1)
+    keys = skey[j]
+    for k in range(k0, k1):
+        v = acc[k]
+        base = k * 64
+        while v:
+            key = keys[base + trailing_zeros(v)]
+            v &= v - one
+            b = one << np.uint64(key & 63)
+            if not bits[key >> 6] & b:
+                bits[key >> 6] |= b
+                new[key >> 6] |= b
+
+
+@njit(cache=True)
+def _kb_lanes(letters, cc, has, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key,
+              kb7, kb8, n_letters, centre_r, centre_c, empty_board, bits, new, seen7, seen8):
+    """δ of the lanes along rows, two ways. A septet lane with at most one constrained
+    square, or an octet lane with none besides its board tile, lands exactly the keys of
+    a few closed key bitsets (``kb7[i, c]`` for the letters c of the square's cross-check,
+    ``kb8[j, x]`` for the board tile x at position j): OR them into ``bits`` (once each,
+    ``seen7``/``seen8``). Every other lane sets the keys of its fitting words in ``bits``
+    (and ``new``, for :func:`_close`), reading only the runs of the position-sorted
+    words that can fit: the board tile's run (octets), or the runs of the letters of the
+    septet lane's most selective square (:func:`_run_fit`)."""
+    N = letters.shape[0]
+    full = (np.uint64(1) << np.uint64(n_letters)) - np.uint64(1)
+    pos = np.zeros(R + 1, np.int64)
+    masks = np.zeros(R + 1, np.uint64)
+    acc7 = np.zeros(s7_bits.shape[3], np.uint64)
+    acc8 = np.zeros(s8_bits.shape[3], np.uint64)
+    for r in range(N):
+        for s in range(N - R + 1):
+            npos = _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r,
+                                centre_c, pos, masks)
+            if npos == 0:  # no constraint: every R-tile word (each has a letter at 0)
+                for c in range(n_letters):
+                    _or_row(bits, seen7, 0, c, kb7)
+            elif npos == 1:
+                m = masks[0]
+                for c in range(n_letters):
+                    if (m >> np.uint64(c)) & np.uint64(1):
+                        _or_row(bits, seen7, pos[0], c, kb7)
+            elif npos > 1:
+                best = 0
+                least = -1
+                for q in range(npos):  # the square whose letters start the fewest words
+                    n = 0
+                    for c in range(n_letters):
+                        if (masks[q] >> np.uint64(c)) & np.uint64(1):
+                            n += s7_start[pos[q], c + 1] - s7_start[pos[q], c]
+                    if least < 0 or n < least:
+                        least = n
+                        best = q
+                for c in range(n_letters):
+                    if (masks[best] >> np.uint64(c)) & np.uint64(1):
+                        _run_fit(s7_bits, s7_start, s7_key, pos[best], c, pos, masks, npos,
+                                 best, n_letters, bits, new, acc7)
+            if empty_board:
+                continue
+            npos, jpos = _octet_lane(letters, cc, r, s, R, full, pos, masks)
+            if jpos < 0:
+                continue
+            x = letters[r, s + jpos]
+            if npos == 0:
+                _or_row(bits, seen8, jpos, x, kb8)
+            else:
+                _run_fit(s8_bits, s8_start, s8_key, jpos, x, pos, masks, npos, -1,
+                         n_letters, bits, new, acc8)
+    return 0
+
+
+@njit(cache=True)
+def _close(bits, new, parents, lev_mask):
+    """Blank closure of the keys in ``new`` (all set in ``bits``): every key with blanks
+    that has one of them as a child is set too. ``bits`` must be closed but for ``new``
+    (a set key's parents set), so only the newly set keys walk up to their parents
+    (``parents`` (n_keys, R) int32, −1 padded), one blank count at a time (lev_mask:
+    :attr:`BingoIndex.lev_mask`), in key order."""
+    one = np.uint64(1)
+    nb = bits.shape[0]
+    width = parents.shape[1]
+    for lev in range(lev_mask.shape[0]):
+        m = lev_mask[lev]
+        for i in range(nb):
+            v = new[i] & m[i]
+            base = i * 64
+            while v:
+                key = base + trailing_zeros(v)
+                v &= v - one
+                for e in range(width):
+                    p = parents[key, e]
+                    if p < 0:
+                        break
+                    b = one << np.uint64(p & 63)
+                    if not bits[p >> 6] & b:
+                        bits[p >> 6] |= b
+                        new[p >> 6] |= b
+    return 0
+
+
+@njit(cache=True)
+def _delta_bits(lt_a, cc_a, has_a, lt_d, cc_d, has_d, R, s7_bits, s7_start, s7_key,
+                s8_bits, s8_start, s8_key, kb7, kb8, n_letters, centre_r, centre_c,
+                empty_board, parents, lev_mask, n_keys):
+    """δ of a board as a bitset ((n_keys + 63) // 64,) uint64: :func:`_kb_lanes` along the
+    rows (``lt_a``, the across cross-checks) and along the columns (``lt_d``, the board
+    transposed, with the down cross-checks transposed), then :func:`_close`."""
+    bits = np.zeros((n_keys + 63) // 64, np.uint64)
+    new = np.zeros((n_keys + 63) // 64, np.uint64)
+    seen7 = np.zeros((R, n_letters), np.bool_)
+    seen8 = np.zeros((R + 1, n_letters), np.bool_)
+    _kb_lanes(lt_a, cc_a, has_a, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key,
+              kb7, kb8, n_letters, centre_r, centre_c, empty_board, bits, new, seen7, seen8)
+    _kb_lanes(lt_d, cc_d, has_d, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key,
+              kb7, kb8, n_letters, centre_c, centre_r, empty_board, bits, new, seen7, seen8)
+    _close(bits, new, parents, lev_mask)
+    return bits
 
 
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
@@ -463,60 +676,6 @@ def _ctz(v, table):
     """Index of the lowest set bit of a non-zero uint64 (the CPU's count-trailing-zeros;
     ``table`` is unused, kept for the callers)."""
     return trailing_zeros(v)
-
-
-@njit(cache=True)
-def _expand_bits(f7, f8, w7_key, w8_key_t, par_ptr, par, lev_mask, max_blanks, n_keys):
-    """Fitting words → δ over the keys as bits ((n_keys + 63) // 64,) uint64, bit key % 64
-    of word key // 64; blanks propagated. w8_key_t: (R+1, n8), the key of word w through
-    its tile at j; par_ptr/par (int32 CSR over keys): the keys with one more blank whose
-    children list holds the key (:attr:`BingoIndex.up`); lev_mask (B, n_bits) uint64: bit
-    set for the keys with exactly b blanks. Keys with more than ``max_blanks`` blanks stay 0.
-
-    A key with blanks lands exactly when one of its children (one blank given a letter)
-    lands, so, one blank count at a time, every landing key sets its parents' bits: the
-    landing keys are read in id order from the bitset (the CSR is streamed, the bitset
-    stays in cache), no per-key branch on the outcome."""
-    nb = (n_keys + 63) // 64
-    bits = np.zeros(nb, np.uint64)
-    one = np.uint64(1)
-    for k in range(f7.shape[0]):
-        v = f7[k]
-        base = k * 64
-        while v:
-            key = w7_key[base + trailing_zeros(v)]
-            bits[key >> 6] |= one << np.uint64(key & 63)
-            v &= v - one
-    for j in range(f8.shape[0]):
-        row = w8_key_t[j]
-        for k in range(f8.shape[1]):
-            v = f8[j, k]
-            base = k * 64
-            while v:
-                key = row[base + trailing_zeros(v)]
-                bits[key >> 6] |= one << np.uint64(key & 63)
-                v &= v - one
-    for lev in range(min(max_blanks, lev_mask.shape[0])):
-        m = lev_mask[lev]
-        for i in range(nb):
-            v = bits[i] & m[i]
-            base = i * 64
-            while v:
-                key = base + trailing_zeros(v)
-                v &= v - one
-                for e in range(par_ptr[key], par_ptr[key + 1]):
-                    p = par[e]
-                    bits[p >> 6] |= one << np.uint64(p & 63)
-    return bits
-
-
-def _expand(f7, f8, ix, max_blanks):
-    """δ (n_keys,) bool from the fitting words (see :func:`_expand_bits`)."""
-    par_ptr, par, lev_mask = ix.up
-    bits = _expand_bits(f7, f8, ix.w7_key, ix.w8_key_t, par_ptr, par, lev_mask,
-                        int(max_blanks), ix.n_keys)
-    return np.unpackbits(bits.view(np.uint8), bitorder="little",
-                         count=ix.n_keys).view(np.bool_)
 
 
 def _centre(spec):
@@ -556,43 +715,63 @@ class BoardDelta:
         self.f7 = np.zeros(nw7, np.uint64)
         self.f8 = np.zeros((R + 1, nw8), np.uint64)
         self.keep = keep_lanes
+        self.empty = not (self.letters >= 0).any()
         if keep_lanes:
+            # every lane's fitting words, for changes(); δ itself comes from _delta_bits
             self.lane7 = np.zeros((2, N * N, nw7), np.uint64)
             self.lane8 = np.zeros((2, N * N, nw8), np.uint64)
             self.ok7 = np.zeros((2, N * N), np.bool_)
             self.ok8 = np.zeros((2, N * N), np.bool_)
-        else:
-            self.lane7 = np.zeros((2, 1, 1), np.uint64)
-            self.lane8 = np.zeros((2, 1, 1), np.uint64)
-            self.ok7 = np.zeros((2, 1), np.bool_)
-            self.ok8 = np.zeros((2, 1), np.bool_)
-        empty = not (self.letters >= 0).any()
-        cr, cc_ = self.centre
-        for d, (lt, cc, has, crr, ccc) in enumerate((
-                (self.letters, cca, hasa, cr, cc_),
-                (np.ascontiguousarray(self.letters.T), np.ascontiguousarray(ccd.T),
-                 np.ascontiguousarray(hasd.T), cc_, cr))):
-            _lanes_rows(lt, cc, has, R, ix.b7t, len(ix.w7), ix.b8t, len(ix.w8), L, crr, ccc,
-                        empty, self.f7, self.f8, self.lane7[d], self.lane8[d], keep_lanes,
-                        self.ok7[d], self.ok8[d], _EMPTY_WHICH)
+            for d, (lt, cc, has, crr, ccc) in enumerate(self._directions()):
+                _lanes_rows(lt, cc, has, R, ix.b7, len(ix.w7), ix.b8, len(ix.w8), L, crr,
+                            ccc, self.empty, self.f7, self.f8, self.lane7[d], self.lane8[d],
+                            True, self.ok7[d], self.ok8[d], _EMPTY_WHICH)
         self._delta = None
+        self._bits = None
         self._mark = None
         self._stamp = 0
         self._j8 = None
         self._scratch = None
-        self._counts = np.ascontiguousarray(pack.keys.counts)
-        from .probability import key_rows
-
-        self._rows = key_rows(pack)
-        #: above this many changed words, :meth:`changes` recomputes δ from all the words
+        #: above this many changed words, :meth:`changes` recomputes δ of the new board
         self.full_threshold = 20000
+
+    def _directions(self):
+        """(letters, cross-checks, has-neighbour, centre row, centre col) for the lanes
+        along rows, then along columns (transposed, so both read as rows)."""
+        cca, hasa, ccd, hasd = self.cc
+        cr, cc_ = self.centre
+        return ((self.letters, cca, hasa, cr, cc_),
+                (np.ascontiguousarray(self.letters.T), np.ascontiguousarray(ccd.T),
+                 np.ascontiguousarray(hasd.T), cc_, cr))
+
+    @property
+    def delta_bits(self) -> np.ndarray:
+        """δ as a bitset, (ceil(n_keys/64),) uint64: bit s % 64 of word s // 64 is δ(s).
+
+        Lanes with at most one constrained square (septets) or none besides the board
+        tile (octets) OR in the pipeline's closed key bitsets (``kb7``/``kb8``); the
+        others intersect the per-position per-letter word bitsets and push their words'
+        keys, then the keys with blanks above them (:func:`_push_closed`)."""
+        if self._bits is None:
+            ix = self.ix
+            spec = self.pack.spec
+            (la, cca, hasa, cr, cc_), (ld, ccd, hasd, _, _) = self._directions()
+            bits = _delta_bits(la, cca, hasa, ld, ccd, hasd, spec.rack_size, ix.s7_bits,
+                               ix.s7_start, ix.s7_key, ix.s8_bits, ix.s8_start, ix.s8_key,
+                               ix.kb7, ix.kb8, spec.n_letters, cr, cc_, self.empty,
+                               ix.parents, ix.lev_mask, ix.n_keys)
+            keep = ix.keep_mask(self.max_blanks)
+            if keep is not None:
+                bits &= keep
+            self._bits = bits
+        return self._bits
 
     @property
     def delta(self) -> np.ndarray:
-        """δ over ``pack.keys``, (n_keys,) bool (expanded from the fitting words on first use)."""
+        """δ over ``pack.keys``, (n_keys,) bool (from :attr:`delta_bits`, on first use)."""
         if self._delta is None:
-            ix = self.ix
-            self._delta = _expand(self.f7, self.f8, ix, self.max_blanks)
+            self._delta = np.unpackbits(self.delta_bits.view(np.uint8), bitorder="little",
+                                        count=self.ix.n_keys).view(np.bool_)
         return self._delta
 
     def changes(self, rows, cols, tiles, leave=None):
@@ -629,7 +808,8 @@ class BoardDelta:
         _cc_cols(nt, ix.lex, ix.lex_long_hi, ix.lex_long_lo, L, rowm, nccd_t, nhasd_t)
         if not (self.letters >= 0).any():
             # the first move: every lane changes (the centre rule stops applying)
-            after = BoardDelta(self.pack, new, keep_lanes=False).delta
+            after = BoardDelta(self.pack, new, keep_lanes=False,
+                                max_blanks=self.max_blanks).delta
             keys = np.flatnonzero(after != self.delta)
             return keys.astype(np.int64), after[keys]
         occ = (new >= 0) != (self.letters >= 0)
@@ -649,7 +829,7 @@ class BoardDelta:
         for d, (lt, cc, has, crr, ccc) in enumerate(((new, ncca, nhasa, cr, cc_),
                                                     (nt, nccd_t, nhasd_t, cc_, cr))):
             which = aff7[d] | aff8[d]
-            _lanes_rows(lt, cc, has, R, ix.b7t, len(ix.w7), ix.b8t, len(ix.w8), L, crr, ccc,
+            _lanes_rows(lt, cc, has, R, ix.b7, len(ix.w7), ix.b8, len(ix.w8), L, crr, ccc,
                         False, jf7, jf8, new7[d], new8[d], True, nok7[d], nok8[d], which)
         nj8 = _octet_positions(new, nt, nok8, N, R)
         if self._j8 is None:
@@ -668,19 +848,21 @@ class BoardDelta:
         n_words = _count_changed(self.f7, g7, self.f8, g8, has7, has8, nk)
         if n_words > self.full_threshold:
             # most of the board changed (a move in open space): recompute δ from the words
-            after = _expand(g7, g8, ix, self.max_blanks)
+            after = BoardDelta(self.pack, new, keep_lanes=False,
+                               max_blanks=self.max_blanks).delta
             keys = np.flatnonzero(after != self.delta)
             if len(nk):
-                keys = keys[(self._counts[keys][:, nk] >= nc).all(axis=1)]
+                keys = keys[(np.asarray(self.pack.keys.counts)[keys][:, nk] >= nc).all(axis=1)]
             return keys.astype(np.int64), after[keys]
         if self._mark is None:
             self._mark = np.zeros(ix.n_keys, np.int64)
+        rows_k = ix.key_rows
         self._stamp += 1
         ptr7, word7, ptr8, word8 = ix.witnesses
-        pos, par_ptr, par = ix.parents
+        pos, par_ptr, par = ix.parents_csr
         return _key_changes(self.f7, self.f8, g7, g8, self.delta, ix.w7_key, ix.w8_key_t, ptr7,
                             word7, ptr8, word8, R, pos, ix.blank_ptr, ix.blank_child, par_ptr,
-                            par, _DB_TABLE, self._stamp, self._mark, self._rows, nk, nc,
+                            par, _DB_TABLE, self._stamp, self._mark, rows_k, nk, nc,
                             *ix.contains, ix.n_blanks, self.max_blanks)
 
     def delta_after(self, rows, cols, tiles) -> np.ndarray:
