@@ -12,8 +12,8 @@ thread):
   (``BoardDelta.delta_bits``, the form the kernels produce); both in a loop over the
   positions' boards; ``delta, between decisions``: δ again, timed inside the loop below,
   after the previous position's decisions have filled the caches with other data;
-- ``delta+lanes``: the same keeping each lane's fitting words (what Heuri_3 uses, so that
-  δ after a move recomputes only the touched lanes);
+- ``delta after``: δ of the board after one placement (``BoardDelta.bits_after``, what
+  Heuri_3 does for each placement it re-values), for the position's top-scoring move;
 - ``e table``: e(L) and p(L) for every leave of the rack, δ given (probability.leave_table);
 - ``heuri3``: a full Heuri_3 decision (move generation, δ, the e table, δ after the move for
   the best 20 placements, re-ranking);
@@ -74,6 +74,18 @@ def selfplay_positions(pack, n: int, rng: np.random.Generator) -> list[tuple]:
             while rack.sum() < R and bag:
                 rack[bag.pop()] += 1
     return out
+
+
+def best_placement(pack, letters, blanks, rack):
+    """(rows, cols, tiles) of the top-scoring placement, or None."""
+    from heuri.evaluate import _new_squares
+    from heuri.movegen import generate
+
+    moves = generate(pack, letters, blanks, rack, exchanges=False)
+    moves = moves[moves["kind"] == 0]
+    if len(moves) == 0:
+        return None
+    return _new_squares(moves[int(np.argmax(moves["score"]))])
 
 
 def stats(xs) -> str:
@@ -139,16 +151,20 @@ def main(argv=None) -> None:
         # δ alone, one board after another (the index warm, each board new to it)
         for L, *_ in pos:
             with clock(t_d):
-                BoardDelta(pack, L, keep_lanes=False).delta
+                BoardDelta(pack, L).delta
         for L, *_ in pos:
             with clock(t_b):
-                BoardDelta(pack, L, keep_lanes=False).delta_bits
+                BoardDelta(pack, L).delta_bits
         t_dc = []
         for i, (L, B, rack, U, bag) in enumerate(pos):
             with clock(t_dc):  # the same inside a decision's work (colder caches)
-                d = BoardDelta(pack, L, keep_lanes=False).delta
-            with clock(t_dl):
-                BoardDelta(pack, L, keep_lanes=True)
+                d = BoardDelta(pack, L).delta
+            bd = BoardDelta(pack, L)
+            bd.delta_bits
+            top = best_placement(pack, L, B, rack)
+            if top is not None:
+                with clock(t_dl):
+                    bd.bits_after(*top)
             with clock(t_e):
                 leave_table(pack, rack, U, d, val, bag)
             with clock(t_h3):
@@ -166,7 +182,7 @@ def main(argv=None) -> None:
         print(f"  delta              {stats(t_d)}")
         print(f"  delta bits         {stats(t_b)}")
         print(f"  delta, between decisions {stats(t_dc)}")
-        print(f"  delta+lanes        {stats(t_dl)}")
+        print(f"  delta after        {stats(t_dl)}")
         print(f"  e table            {stats(t_e)}")
         print(f"  heuri3 (N=20)      {stats(t_h3)}")
         print(f"  heuri3 exact       {stats(t_x)}")

@@ -2,44 +2,32 @@
 on a board) in a few compiled passes → ``bingo/*.npy``.
 
 δ(s) = 1 when the key ``s`` can be played as an R-tile word placed legally, or, for a reduced
-octet, as an (R+1)-tile word through exactly one board tile (HEURI.md, paper §4.3). The
-run-time method works on *words*, not keys: per-position, per-letter bitsets over the R- and
-(R+1)-tile words are intersected at the constrained squares of each lane, and the words that
-fit are mapped to their blank-free key; a key with blanks can land when one of the keys
-obtained by giving one blank a letter can (the blank plays that letter on the same squares).
+octet, as an (R+1)-tile word through exactly one board tile (HEURI.md, paper §4.3); a key
+with blanks lands when one of the keys obtained by giving one blank a letter does (the blank
+plays that letter on the same squares). The run-time method (``heuri.bingo``): the simple
+lanes OR precomputed *closed key bitsets*, the others intersect per-position per-letter word
+bitsets and walk up from the keys they find to their blank parents.
 
-Files (R = the spec's rack size, L = letters, K = L+1, n = keys in ``keys/``):
+Files (R = the spec's rack size, L = letters, n = keys in ``keys/``, n7 / n8 = the words of
+R / R+1 tiles; a bitset over the keys is ceil(n/64) uint64, bit s % 64 of word s // 64):
 
-- ``w7.npy`` (n7, R) uint8 and ``w8.npy`` (n8, R+1) uint8: the words of R and R+1 tiles.
-- ``w7_key.npy`` (n7,) int32: key index of the word's alphagram (a blank-free septet).
-- ``w8_key.npy`` (n8, R+1) int32: key index of the word's alphagram minus its tile at
-  position j (a blank-free reduced octet completed by that tile).
-- ``b7.npy`` (R, L, ceil(n7/64)) uint64 and ``b8.npy`` (R+1, L, ceil(n8/64)) uint64: bit w
-  of ``b7[i, c]`` (word w // 64, bit w % 64) is set when word w has letter c at position i.
-- ``blank_order.npy`` (nb,) int32: the keys holding a blank, fewer blanks first;
-  ``blank_ptr.npy`` (nb+1,) int64 and ``blank_child.npy`` int32: the keys obtained by
-  replacing one blank of ``blank_order[i]`` by a letter (those in the key set), the ones
-  with the most witness words (or children) first.
-- ``lex.npy`` (m,) uint64 sorted: every word of at most 10 tiles encoded
-  ``length << 60 | Σ tile_i << 6·(9 − i)``, for cross-check look-ups; ``lex_long_hi.npy``
-  and ``lex_long_lo.npy``: the longer words as (first 10 tiles, rest) code pairs, sorted.
-- ``parents.npy`` (n, R) int32: the keys with one more blank that have key s as a child
-  (at most R: one for each distinct tile of s made a blank), −1 padded: one cache line
-  per key when δ walks up from a key to its blank parents.
-- ``s7_bits.npy`` (R, R, L, ceil(n7/64)) uint64, ``s7_key.npy`` (R, n7) int32 and
-  ``s7_start.npy`` (R, L+1) int64 (and ``s8_*`` the same for the (R+1)-tile words): the
-  words re-sorted with position j first, once per j: row j of ``s7_bits`` are the
-  bitsets of the words in that order, ``s7_key[j]`` their keys (``s8_key[j, w]`` the
-  reduced octet completed by the tile at j) and ``s7_start[j, c]`` where the words with
-  letter c at position j begin. A lane whose board tile is x at position j (or whose most
-  selective square is j) then reads only the chunks of that letter's run.
-- ``kb7.npy`` (R, L, ceil(n/64)) uint64 and ``kb8.npy`` (R+1, L, ceil(n/64)) uint64: *closed
-  key bitsets*. Bit s of ``kb7[i, c]`` is set when key s lands through some R-tile word with
+- ``kb7.npy`` (R, L, ceil(n/64)) uint64 and ``kb8.npy`` (R+1, L, ceil(n/64)) uint64: closed
+  key bitsets. Bit s of ``kb7[i, c]`` is set when key s lands through some R-tile word with
   letter c at position i (blanks included: a key with blanks is in when a child is);
   ``kb8[j, x]`` the same for the reduced octets completed by letter x at position j of an
   (R+1)-tile word. A lane with a single constrained square (R tiles) or with no constrained
-  square besides its board tile (R+1 tiles) lands exactly the OR of a few of these rows, so
-  ``heuri.bingo`` needs no per-word or per-key work for the commonest lanes.
+  square besides its board tile (R+1 tiles) lands exactly the OR of a few of these rows.
+- ``s7_bits.npy`` (R, R, L, ceil(n7/64)) uint64, ``s7_key.npy`` (R, n7) int32 and
+  ``s7_start.npy`` (R, L+1) int64 (``s8_*`` the same for the (R+1)-tile words): the words
+  sorted with position j first, once per j. ``s7_bits[j, i, c]`` has bit w set when word w
+  (in that order) has letter c at position i; ``s7_key[j, w]`` is the word's key (a
+  septet; ``s8_key[j, w]`` the reduced octet completed by the word's tile at j) and
+  ``s7_start[j, c]`` where the words with letter c at position j begin. A lane whose board
+  tile is x at position j (or whose most selective square is j) then reads only the
+  chunks of that letter's run.
+- ``parents.npy`` (n, R) int32: the keys with one more blank that have key s as a child
+  (at most R: one for each distinct tile of s made a blank), −1 padded: one cache line
+  per key when δ walks up from a key to its blank parents.
 - ``meta.json``: the counts.
 """
 from __future__ import annotations
@@ -96,34 +84,6 @@ def lookup(codes: np.ndarray, want: np.ndarray) -> np.ndarray:
     pos = np.searchsorted(codes, want)
     pos = np.minimum(pos, len(codes) - 1)
     return np.where(codes[pos] == want, pos, -1)
-
-
-def lex_codes(table: pa.Table, max_len: int = 15):
-    """Word codes for look-ups: ``(lex, long_hi, long_lo)``. ``lex`` (m,) uint64 sorted: the
-    words of at most 10 tiles, ``n << 60 | Σ_{i<n} t_i << 6(9 − i)``; ``long_hi``/``long_lo``
-    (m2,) uint64 sorted by (hi, lo): longer words, hi = the same code of the first 10 tiles
-    with n in the top bits, lo = ``Σ_{i≥10} t_i << 6(4 − (i − 10))``."""
-    out, his, los = [], [], []
-    for n in range(1, max_len + 1):
-        rows = word_rows(table, n)
-        if len(rows) == 0:
-            continue
-        code = np.full(len(rows), np.uint64(n) << np.uint64(60), np.uint64)
-        for i in range(min(n, 10)):
-            code |= rows[:, i].astype(np.uint64) << np.uint64(BITS * (9 - i))
-        if n <= 10:
-            out.append(code)
-        else:
-            lo = np.zeros(len(rows), np.uint64)
-            for i in range(10, n):
-                lo |= rows[:, i].astype(np.uint64) << np.uint64(BITS * (4 - (i - 10)))
-            his.append(code)
-            los.append(lo)
-    lex = np.unique(np.concatenate(out)) if out else np.zeros(0, np.uint64)
-    hi = np.concatenate(his) if his else np.zeros(0, np.uint64)
-    lo = np.concatenate(los) if los else np.zeros(0, np.uint64)
-    o = np.lexsort((lo, hi))
-    return lex, hi[o], lo[o]
 
 
 def sorted_by_position(rows: np.ndarray, keys: np.ndarray, n_letters: int):
@@ -222,16 +182,10 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
         ok = ch >= 0
         children.append(ch[ok])
         owners.append(np.flatnonzero(ok))
-    ch = np.concatenate(children)
+    ch = np.concatenate(children).astype(np.int32)
     ow = np.concatenate(owners)
-    # each key's children, the likeliest to land first (most witness words, or most
-    # children for a key with blanks): δ's propagation stops at the first child that lands
-    score = (np.bincount(w7_key, minlength=len(kcodes))
-             + np.bincount(w8_key.ravel(), minlength=len(kcodes))).astype(np.int64)
-    nchild = np.bincount(order[ow], minlength=len(kcodes))
-    score = np.where(nb > 0, nchild, score)
-    srt = np.lexsort((ch, -score[ch], ow))
-    ch, ow = ch[srt].astype(np.int32), ow[srt]
+    srt = np.lexsort((ch, ow))  # each key's children together
+    ch, ow = ch[srt], ow[srt]
     ptr = np.zeros(len(order) + 1, np.int64)
     np.add.at(ptr, ow + 1, 1)
     ptr = np.cumsum(ptr)
@@ -244,29 +198,21 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
         np.save(tmp, arr)
         os.replace(tmp, bd / name)
 
-    save("w7.npy", w7)
-    save("w8.npy", w8)
-    save("w7_key.npy", w7_key)
-    save("w8_key.npy", w8_key)
-    save("b7.npy", bitsets(w7, L))
-    save("b8.npy", bitsets(w8, L))
     w7_cols = np.repeat(w7_key[:, None], R, axis=1)  # the septet's key, whatever the position
+    written = set()
     for name, rows, keys in (("s7", w7, w7_cols), ("s8", w8, w8_key)):
         bits, key, start = sorted_by_position(rows, keys, L)
-        save(f"{name}_bits.npy", bits)
-        save(f"{name}_key.npy", key)
-        save(f"{name}_start.npy", start)
-    save("blank_order.npy", order)
-    save("blank_ptr.npy", ptr)
-    save("blank_child.npy", ch)
+        for part, arr in (("bits", bits), ("key", key), ("start", start)):
+            save(f"{name}_{part}.npy", arr)
+            written.add(f"{name}_{part}.npy")
     save("parents.npy", parent_table(order, ptr, ch, len(kcodes), R))
     edges = closure_edges(order, ptr, ch, nb)
     save("kb7.npy", closed_bitsets(w7, w7_cols, len(kcodes), L, edges))
     save("kb8.npy", closed_bitsets(w8, w8_key, len(kcodes), L, edges))
-    lex, long_hi, long_lo = lex_codes(table, spec.board_size)
-    save("lex.npy", lex)
-    save("lex_long_hi.npy", long_hi)
-    save("lex_long_lo.npy", long_lo)
+    written |= {"parents.npy", "kb7.npy", "kb8.npy"}
+    for old in bd.glob("*.npy"):  # files of an older layout of this step
+        if old.name not in written:
+            old.unlink()
     meta = {"rack_size": R, "words_r": int(len(w7)), "words_r1": int(len(w8)),
             "blank_keys": int(len(order)), "blank_edges": int(len(ch))}
     write_json(meta, bd / "meta.json")

@@ -1,5 +1,5 @@
 """heuri.bingo: δ on hand-built boards, against an independent reference on random boards,
-and δ after a move (lanes recomputed incrementally) against a full recomputation."""
+δ of every key with blanks as the OR of its children, and δ after a move."""
 from __future__ import annotations
 
 import numpy as np
@@ -55,13 +55,20 @@ def ref_cross(pack, words, letters):
     return cc, has
 
 
+def words_of(pack, n):
+    """The words of n tiles as an (m, n) int64 array (from words.parquet, not the index)."""
+    t = pack.table("words")
+    tiles = [w for w, ln in zip(t.column("tiles").to_pylist(), t.column("length").to_pylist())
+             if ln == n]
+    return np.array(tiles, np.int64).reshape(-1, n)
+
+
 def ref_landable(pack, words, letters):
     """(set of septet alphagrams that land, set of (octet rest alphagram) that land): the
     blank-free multisets, as sorted tuples, by scanning every lane against every word."""
-    ix = bingo_index(pack)
     R = pack.spec.rack_size
-    w7 = np.asarray(ix.w7).astype(np.int64)
-    w8 = np.asarray(ix.w8).astype(np.int64)
+    w7 = words_of(pack, R)
+    w8 = words_of(pack, R + 1)
     full = (1 << pack.spec.n_letters) - 1
     empty_board = not (letters >= 0).any()
     land = set()
@@ -190,8 +197,7 @@ def test_one_open_lane(pack_es):
     assert has[1, :7].all() and not has[0, :7].any()
     assert 0 < min(bin(cc[1, c]).count("1") for c in range(7))  # the lane is open
     d = delta(pack_es, b)
-    ix = bingo_index(pack_es)
-    w7 = np.asarray(ix.w7).astype(np.int64)
+    w7 = words_of(pack_es, 7)
     ok = np.ones(len(w7), bool)
     for i in range(7):
         m = cc[1, i]
@@ -248,10 +254,10 @@ def test_cross_checks_match_reference(pack_fr):
 
 
 @pytest.mark.parametrize("lang,seed", [("es", 5), ("en", 6)])
-def test_delta_after_move_incremental(lang, seed, request):
-    """BoardDelta.changes (only the lanes a move touches) equals δ recomputed on the
-    board after the move, for generated moves on random boards; with a leave, it reports
-    exactly the changed keys that hold the leave's letters."""
+def test_bits_after_and_leave_holders(lang, seed, request):
+    """BoardDelta.bits_after equals δ of the board with the move's tiles placed, for
+    generated moves on random boards; BingoIndex.holding(leave) is exactly the keys that
+    hold the leave (from the key counts)."""
     from heuri.evaluate import _new_squares
     from heuri.movegen import generate, leaves
 
@@ -259,6 +265,7 @@ def test_delta_after_move_incremental(lang, seed, request):
     spec = pack.spec
     rng = np.random.default_rng(seed)
     counts = np.asarray(pack.keys.counts)
+    ix = bingo_index(pack)
     checked = 0
     for n_words in (2, 6, 14):
         b, bl = random_board(pack, n_words, rng)
@@ -266,39 +273,36 @@ def test_delta_after_move_incremental(lang, seed, request):
         tiles = np.repeat(np.arange(spec.n_kinds), spec.distribution())
         rng.shuffle(tiles)
         rack = np.bincount(tiles[:7], minlength=spec.n_kinds)
-        rack[spec.blank] = 0
         moves = generate(pack, b, bl, rack)
         moves = moves[moves["kind"] == 0]
         lv = leaves(rack, moves)
-        for i in rng.choice(len(moves), min(8, len(moves)), replace=False):
+        for i in rng.choice(len(moves), min(6, len(moves)), replace=False):
             rows_, cols_, t = _new_squares(moves[i])
             after = b.copy()
             after[rows_, cols_] = t
-            full = delta(pack, after)
-            keys, new = bd.changes(rows_, cols_, t)
-            inc = bd.delta.copy()
-            inc[keys] = new
-            assert (inc == full).all()
-            assert (new != bd.delta[keys]).all()
-            lk, ln = bd.changes(rows_, cols_, t, leave=lv[i])
-            holds = (counts[:, :spec.n_letters] >= lv[i][:spec.n_letters]).all(axis=1)
-            want = np.flatnonzero((full != bd.delta) & holds)
-            assert np.array_equal(np.sort(lk), want)
+            got = np.unpackbits(bd.bits_after(rows_, cols_, t).view(np.uint8),
+                                bitorder="little", count=len(counts)).astype(bool)
+            assert (got == delta(pack, after)).all()
+            assert (bd.letters == b).all()  # the board itself is left as it was
+            hold = np.unpackbits(ix.holding(lv[i]).view(np.uint8), bitorder="little",
+                                 count=len(counts)).astype(bool)
+            assert (hold == (counts >= lv[i]).all(axis=1)).all()
             checked += 1
     assert checked >= 10
 
 
-def test_first_move_changes(pack_en):
+def test_first_move_after(pack_en):
+    """δ after the first move: the centre rule stops applying, the octets through the
+    word's tiles start to land."""
     spec = pack_en.spec
     bd = BoardDelta(pack_en, empty())
     w = ids(spec, "QUIZ")
-    keys, new = bd.changes([7, 7, 7, 7], [6, 7, 8, 9], w)
+    bits = bd.bits_after([7, 7, 7, 7], [6, 7, 8, 9], w)
     after = empty()
     after[7, 6:10] = w
-    full = delta(pack_en, after)
-    inc = bd.delta.copy()
-    inc[keys] = new
-    assert (inc == full).all()
+    d = np.unpackbits(bits.view(np.uint8), bitorder="little", count=len(bd.delta)).astype(bool)
+    assert (d == delta(pack_en, after)).all()
+    assert (d & ~np.asarray(pack_en.keys.is_septet)).any()
 
 
 def test_bad_board(pack_en):
@@ -311,7 +315,9 @@ def test_bad_board(pack_en):
     b2 = empty()
     b2[7, 7] = 0
     with pytest.raises(BoardError, match="occupied"):
-        BoardDelta(pack_en, b2).changes([7], [7], [1])
+        BoardDelta(pack_en, b2).bits_after([7], [7], [1])
+    with pytest.raises(BoardError, match="off the"):
+        BoardDelta(pack_en, b2).bits_after([7], [15], [1])
 
 
 @pytest.mark.parametrize("max_blanks", [0, 1])
@@ -337,9 +343,8 @@ def test_max_blanks(pack_en, max_blanks):
         after = b.copy()
         after[sq[0], sq[1]] = sq[2]
         want = delta(pack_en, after)
-        keys, new = lim.changes(*sq)
-        d = lim.delta.copy()
-        d[keys] = new
+        d = np.unpackbits(lim.bits_after(*sq).view(np.uint8), bitorder="little",
+                          count=len(want)).astype(bool)
         assert (d[ok] == want[ok]).all() and not d[~ok].any()
 
 

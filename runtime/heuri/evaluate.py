@@ -42,6 +42,7 @@ from math import comb
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .errors import HeuriError
 from .probability import BINOM, bingo_value, default_bag_size, key_rows, leave_table
@@ -93,36 +94,44 @@ class Ranking:
 
 
 @njit(cache=True)
-def _delta_sums(keys, new, rows, val, U, leave, t, binom):
-    """Σ (new − old)·val·p(s | L) and Σ (new − old)·p(s | L) over the changed keys (new is
-    δ after the move, old = not new), unnormalised (the caller divides by C(N, t)).
-    rows: (n, R) uint8 sorted key tiles; leave (K,) counts; t = R − |L|."""
+def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
+    """Σ (δ' − δ)·val·p(s | L) and Σ (δ' − δ)·p(s | L) over the keys whose δ changes
+    between the bitsets ``before`` and ``after`` ((ceil(n/64),) uint64, bit s % 64 of word
+    s // 64), unnormalised (the caller divides by C(N, t)). ``holding``: the same bitset
+    of the keys that hold the leave (the others have p = 0). rows: (n, R) uint8 sorted
+    key tiles; val (n,) float64 points; U, leave (K,) counts; t = R − |L|. Keys that need
+    more of a tile than U has have p = 0 and add nothing."""
     de = 0.0
     dp = 0.0
     R = rows.shape[1]
-    for q in range(keys.shape[0]):
-        k = keys[q]
-        a = 1.0
-        drawn = 0
-        j = 0
-        while j < R:
-            x = rows[k, j]
-            c = 1
-            while j + c < R and rows[k, j + c] == x:
-                c += 1
-            j += c
-            d = c - leave[x]
-            if d < 0 or d > U[x]:
-                a = 0.0
-                break
-            if d > 0:
-                a *= binom[U[x], d]
-                drawn += d
-        if a == 0.0 or drawn != t:
-            continue
-        sgn = 1.0 if new[q] else -1.0
-        de += sgn * a * val[k]
-        dp += sgn * a
+    one = np.uint64(1)
+    for i in range(before.shape[0]):
+        v = (before[i] ^ after[i]) & holding[i]
+        while v:
+            b = trailing_zeros(v)
+            v &= v - one
+            k = i * 64 + b
+            a = 1.0
+            drawn = 0
+            j = 0
+            while j < R:
+                x = rows[k, j]
+                c = 1
+                while j + c < R and rows[k, j + c] == x:
+                    c += 1
+                j += c
+                d = c - leave[x]
+                if d < 0 or d > U[x]:
+                    a = 0.0
+                    break
+                if d > 0:
+                    a *= binom[U[x], d]
+                    drawn += d
+            if a == 0.0 or drawn != t:
+                continue
+            sgn = 1.0 if (after[i] >> np.uint64(b)) & one else -1.0
+            de += sgn * a * val[k]
+            dp += sgn * a
     return de, dp
 
 
@@ -395,7 +404,7 @@ class Heuri3(Evaluator):
         spec = self.spec
         # keys with more blanks than the player can still hold have p = 0: skip their δ
         nb = min(int(rack[spec.blank] + U[spec.blank]), spec.rack_size)
-        bd = BoardDelta(self.pack, letters, keep_lanes=self.top > 0 or self.exact, max_blanks=nb)
+        bd = BoardDelta(self.pack, letters, max_blanks=nb)
         self.last_delta = bd
         _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
         li = _leave_codes(rack, lv)
@@ -407,6 +416,7 @@ class Heuri3(Evaluator):
 
         def refine(order, e, p, v):
             e = e.copy(); p = p.copy(); v = v.copy()
+            holding = {}  # leave code → bitset of the keys holding that leave
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
             placements = order[moves["kind"][order] == 0]
             chosen = placements if self.exact else placements[: self.top]
@@ -431,10 +441,13 @@ class Heuri3(Evaluator):
                         best = max(best, v[i])
                     continue
                 rows, cols, tiles = _new_squares(moves[i])
-                keys, new = bd.changes(rows, cols, tiles, leave=lv[i])
-                if len(keys):
-                    de, dp = _delta_sums(keys, new, rows_k, self._val, U, lv[i].astype(np.int64),
-                                         t, BINOM)
+                after = bd.bits_after(rows, cols, tiles)
+                code = int(li[i])
+                if code not in holding:  # one bitset per distinct leave
+                    holding[code] = bd.ix.holding(lv[i])
+                de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
+                                     lv[i].astype(np.int64), t, BINOM)
+                if de or dp:
                     c = comb(N, t)
                     e[i] = max(e[i] + de / c, 0.0)
                     p[i] = max(p[i] + dp / c, 0.0)
