@@ -261,3 +261,14 @@ def test_heuri_plays_a_bingo_in_hand_rather_than_pass(capsys):
         assert rows[0]["move"] == "E8 JUBIL.RA" and rows[0]["j"] == 84
         passes = [r for r in rows if r["move"] == "-"]
         assert len(passes) == 1 and passes[0]["e"] == 0 and passes[0]["p"] == 0 and passes[0]["v"] == 0
+
+
+def test_heuri3_top_zero_ranks_by_current_board(pack_es):
+    """top = 0 re-values nothing: every move is ranked by its v with δ of the current board
+    (the exchanges are not lifted above the placements)."""
+    b, bl, rack = midgame(pack_es, 21)
+    r = make_evaluator(pack_es, "heuri3", top=0).rank_arrays(b, bl, rack)
+    assert not r.revalued.any()
+    assert (np.diff(r.v) <= 1e-9).all()
+    assert (r.moves["kind"] == 0).any() and (r.moves["kind"] == 1).any()
+    assert r.moves["kind"][0] == 0  # here a placement beats every exchange

@@ -16,7 +16,8 @@ the *fish* flag (``e > j``).
   with δ the board-dependent landability of :mod:`heuri.bingo`. δ of the current board is
   computed once per turn; every candidate is first valued with it, then the best ``top``
   (N = 20) placements are re-valued with δ of the board after the move and re-ranked
-  (``exact=True`` re-values every placement). Exchanges and the pass leave the board
+  (``exact=True`` re-values every placement; ``top=0`` none: every move by δ of the
+  current board). Exchanges and the pass leave the board
   unchanged, so the current δ is exact for them. The final order: the re-valued moves by
   their new v, then the others by v. By default (``prune=True``) the placements to
   re-value are visited in decreasing order of the bound ``j + e(L | δ ≡ 1)`` and the visit
@@ -410,6 +411,11 @@ class Heuri3(Evaluator):
         li = _leave_codes(rack, lv)
         e = e_tab[li]
         p = p_tab[li]
+        if self.top == 0 and not self.exact:
+            # nothing to re-value: every move by δ of the current board (the re-valued
+            # moves' ranking below would put the exchanges and the pass above every placement)
+            self.last_revalued = 0
+            return e, p, {}
         N = int(U.sum())
         R = spec.rack_size
         rows_k = key_rows(self.pack)
