@@ -381,3 +381,28 @@ def test_every_blank_key_is_the_or_of_its_children(lang, seed, request):
             want |= found & d[at]
         assert (d[withb] == want).all()
         assert want.any() and not want.all()
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 31), ("en", 32), ("fr", 33)])
+def test_delta_agrees_with_the_move_generator(lang, seed, request):
+    """δ(rack) = 1 exactly when the move generator (checked against a brute-force
+    generator elsewhere) finds a bingo of the whole rack as a 7-tile word in an empty lane
+    or an 8-tile word through one board tile; racks are keys of the key set, blanks
+    included, on random boards."""
+    from heuri.movegen import generate
+
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    rng = np.random.default_rng(seed)
+    counts = np.asarray(pack.keys.counts).astype(np.int64)
+    bingos = checked = 0
+    for n_words in (4, 9, 14, 20):
+        b, bl = random_board(pack, n_words, rng)
+        d = delta(pack, b)
+        for k in rng.choice(len(counts), 12, replace=False):
+            moves = generate(pack, b, bl, counts[k], exchanges=False)
+            bingo = ((moves["kind"] == 0) & (moves["n_tiles"] == 7) & (moves["length"] <= 8)).any()
+            assert d[k] == bingo, f"{lang} key {k}: δ {d[k]}, generator {bingo}"
+            bingos += bingo
+            checked += 1
+    assert checked == 48 and 5 <= bingos < checked
