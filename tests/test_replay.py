@@ -89,8 +89,9 @@ def test_polish_has_no_pack():
 
 
 def test_cli_replay_exit_codes(capsys):
+    assert main(["replay", str(CASES / "es" / "001.gcg")]) == 0  # auto: the record doubles
     assert main(["replay", str(CASES / "es" / "001.gcg"), "--end-rule", "double"]) == 0
-    assert main(["replay", str(CASES / "es" / "001.gcg")]) == 1
+    assert main(["replay", str(CASES / "es" / "001.gcg"), "--end-rule", "transfer"]) == 1
     out = capsys.readouterr().out
     assert "(DLR)" in out and "mismatch" in out
     assert main(["replay", str(CASES / "en" / "022.gcg"), "--lang", "en"]) == 2

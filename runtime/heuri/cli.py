@@ -294,8 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a GCG record and check every recorded score and total")
     p.add_argument("game", help="GCG file")
     p.add_argument("--lang", help="language pack; default: from #lexicon / #tile-distribution")
-    p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default=None,
-                   help="end-of-game bonus rule for this replay (default: the pack's; auto: from the record)")
+    p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto",
+                   help="end-of-game bonus rule for this replay (default auto: the form of the "
+                        "record's end lines, Quackle's transfer or Woogles' double, else the pack's)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
