@@ -72,12 +72,12 @@ class BingoIndex:
     n_keys: int
     n_letters: int
     rack_size: int
-    key_rows: np.ndarray  # (n_keys, R) uint8, the keys' sorted tiles (probability.key_rows)
+    key_counts: np.ndarray  # (n_keys, L+1) uint8, the keys as count vectors (pack.keys.counts)
 
     @cached_property
     def n_blanks(self) -> np.ndarray:
         """Blanks in each key, (n_keys,) int64."""
-        return (self.key_rows == self.n_letters).sum(axis=1).astype(np.int64)
+        return np.asarray(self.key_counts)[:, self.n_letters].astype(np.int64)
 
     @cached_property
     def at_least(self) -> np.ndarray:
@@ -85,10 +85,7 @@ class BingoIndex:
         least k + 1 tiles of kind x (blank = L)."""
         n64 = (self.n_keys + 63) // 64
         K, R = self.n_letters + 1, self.rack_size
-        counts = np.zeros((self.n_keys, K), np.uint8)
-        every = np.arange(self.n_keys)
-        for j in range(R):  # one tile of each key at a time: no repeated index
-            counts[every, self.key_rows[:, j]] += 1
+        counts = np.asarray(self.key_counts)
         out = np.zeros((K, R, n64 * 64), np.bool_)
         for x in range(K):
             for k in range(R):
@@ -148,10 +145,8 @@ def bingo_index(pack) -> BingoIndex:
             raise PackError(f"{d}: bingo index missing {missing}; build it with: "
                             f"snakemake --cores 2 {pack.code}")
         arrs = {n: np.load(d / f"{n}.npy", mmap_mode="r") for n in names}
-        from .probability import key_rows
-
         ix = BingoIndex(**arrs, n_keys=len(pack.keys), n_letters=pack.spec.n_letters,
-                        rack_size=pack.spec.rack_size, key_rows=key_rows(pack))
+                        rack_size=pack.spec.rack_size, key_counts=pack.keys.counts)
         _INDEX[key] = ix
     return ix
 
