@@ -167,11 +167,15 @@ class GcgPragma:
 @dataclass
 class GcgGame:
     """A parsed GCG file: ``items`` (pragmas and events in file order), ``players``
-    (list of ``(nick, full name)`` by player number), ``path``."""
+    (list of ``(nick, full name)`` by player number), ``path``, and ``warnings``
+    (``(line, message)``: what a tolerant reader accepts but must not accept silently —
+    two players with one full name, a ``#rackN`` before the last event, a ``#note`` before
+    the first event)."""
 
     items: list = field(default_factory=list)
     players: list = field(default_factory=list)
     path: str | None = None
+    warnings: list = field(default_factory=list)
 
     @property
     def events(self) -> list[GcgEvent]:
@@ -199,7 +203,12 @@ class GcgGame:
 
 
 # -- reading -------------------------------------------------------------------------------------
+_BOM = b"\xef\xbb\xbf"
+
+
 def _decode(data: bytes, path: str | None) -> str:
+    if data.startswith(_BOM):  # Windows editors save UTF-8 with a byte-order mark
+        data = data[len(_BOM):]
     first = data.split(b"\n", 1)[0].strip()
     if first.lower().startswith(b"#character-encoding"):
         name = first.split(None, 1)[1].decode("ascii", "replace").strip() if len(first.split()) > 1 else ""
@@ -234,6 +243,7 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
         text = _decode(source, path)
     else:
         text = source
+    text = text.removeprefix("\ufeff")  # a byte-order mark decoded as text
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not text.strip():
         raise GcgError("the file is empty; expected #player1/#player2 pragmas and '>' event lines",
@@ -242,10 +252,17 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
     seen: dict[str, int] = {}
     nicks: dict[str, int] = {}
     first_event = None
+    note = None  # the #note pragma that continuation lines extend
     for no, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
+        if note is not None and line[0] not in "#>":
+            # Macondo and Woogles write a long note over several lines: the lines after
+            # '#note' that start with neither '#' nor '>' continue it.
+            note.value += "\n" + line
+            continue
+        note = None
         if line.startswith("#"):
             name, _, value = line[1:].partition(" ")
             name, value = name.strip(), value.strip()
@@ -281,6 +298,11 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
                     raise GcgError(f"#{name} {value!r}: expected a rack (upper-case letters, '?', [XX])",
                                    "malformed-rack", no, path)
             game.items.append(GcgPragma(no, name, value))
+            if name == "note":
+                note = game.items[-1]
+                if first_event is None:
+                    game.warnings.append((no, "#note before the first move: a note comments on the move "
+                                              "before it"))
             continue
         if not line.startswith(">"):
             raise GcgError(f"{line[:40]!r}: expected a pragma ('#...') or an event ('>nick: ...')",
@@ -290,7 +312,27 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
             if any(p is None for p in game.players) or len(game.players) < 2:
                 raise GcgError("events before #player1 and #player2", "unknown-player", no, path)
         game.items.append(_parse_event(line, no, nicks, path))
+    _read_warnings(game)
     return game
+
+
+def _read_warnings(game: GcgGame) -> None:
+    """The warnings of a record that parses but says something odd (see GcgGame)."""
+    names: dict[str, str] = {}
+    for p in game.players:
+        if p is None:
+            continue
+        nick, full = p
+        if full in names:
+            game.warnings.append((0, f"players {names[full]!r} and {nick!r} share the full name {full!r}"))
+        names.setdefault(full, nick)
+    events = game.events
+    last = events[-1].line if events else 0
+    for p in game.pragmas:
+        if _is_rack_pragma(p.name) and p.line < last:
+            game.warnings.append((p.line, f"#{p.name} {p.value} stands before the last move (line {last}); "
+                                          f"a #rackN line gives a rack after the last move"))
+    game.warnings.sort(key=lambda w: w[0])
 
 
 def _parse_event(line: str, no: int, nicks: dict, path) -> GcgEvent:
@@ -525,15 +567,42 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
             extra = format_rack(_ids(np.maximum(over_, 0)), spec)
             fail(f"{what} needs {extra}, more than the tile set has left off the board", "rack-not-in-bag", ev)
 
+    known: list = [None] * n  # per player, the tiles known to be on the rack now (a leave), or None
+    res.warnings.extend(game.warnings)
+
+    def with_others(v, who, line, what):
+        """Warn when ``v`` (player ``who``'s known tiles) and the tiles known to be on the
+        other racks need more of a tile than the set has left off the board."""
+        total = v.copy()
+        for q in range(n):
+            if q != who and known[q] is not None:
+                total += known[q]
+        over_ = total - pool
+        if (over_ > 0).any():
+            extra = format_rack(_ids(np.maximum(over_, 0)), spec)
+            res.warnings.append((line, f"{what} and the tiles known on the other rack need {extra} more "
+                                       f"than the tile set has left off the board"))
+
     for item in game.items:
         if isinstance(item, GcgPragma):
             if _is_rack_pragma(item.name) and item.value:
                 v = counts(item.value, item, f"#{item.name}")
                 in_pool(v, item, f"#{item.name} {item.value}")
+                who = int(item.name[4:]) - 1
+                with_others(v, who, item.line, f"#{item.name} {item.value}")
+                if 0 <= who < n:
+                    known[who] = v
             continue
         ev = item
         p = ev.player
         rack = counts(ev.rack, ev, "rack") if ev.rack else None
+        if ev.kind in ("challenge", "time") and rack is not None:
+            # The rack field of a challenge-bonus or time-penalty line is informational (no
+            # tiles move); writers put a placeholder there (Macondo: UNKNOWN). Never stop on it.
+            if ev.rack.upper() != "UNKNOWN" and ((rack - pool) > 0).any():
+                res.warnings.append((ev.line, f"rack field {ev.rack!r} of the {ev.body()} line is not a rack "
+                                              f"the tile set allows here; ignored"))
+            rack = None
         # 1. order of events
         if ev.kind in ("play", "exchange", "pass"):
             if over and not (ev.kind == "pass" and ev.score == 0 and out_player is not None):
@@ -570,6 +639,8 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
         rec_tot[p] = ev.total
         if rack is not None and ev.kind != "withdrawn":  # a withdrawn play's tiles are on the board
             in_pool(rack, ev, f"rack {ev.rack}")
+            if ev.kind in ("play", "exchange", "pass"):
+                with_others(rack, p, ev.line, f"rack {ev.rack}")
         # 3. apply, with the engine's own scoring
         eng = ev.score
         note = ""
@@ -589,8 +660,9 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
                 unknown = [w for w in formed if w not in words]
                 if unknown:
                     res.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in the word list"))
-            snap = (board, pool.copy(), list(sizes), bag, scoreless, over, out_player, set(pending))
+            snap = (board, pool.copy(), list(sizes), bag, scoreless, over, out_player, set(pending), list(known))
             last = (ev, snap, eng)
+            known[p] = rack - used if rack is not None else None
             board = board.play(mv)
             pool = pool - used
             k = mv.n_tiles
@@ -613,15 +685,20 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
                     if (need > rack).any():
                         fail(f"exchange {ev.move!r}: {format_rack(_ids(np.maximum(need - rack, 0)), spec)} "
                              f"not on the rack {ev.rack}", "tiles-not-in-rack", ev)
+                known[p] = (rack - mv.rack_counts(spec) if rack is not None and mv.tiles is not None
+                            else None)
                 if bag < spec.exchange_min_bag or mv.count > bag:
                     res.warnings.append((ev.line, f"exchange {ev.move} with about {bag} tiles in the bag "
                                                   f"(rule: at least {spec.exchange_min_bag}, never more than the bag)"))
+            else:  # a pass keeps the rack
+                known[p] = rack
             eng = 0
             scoreless += 1
         elif ev.kind == "withdrawn":
             wev, snap, weng = last
-            board, pool, sizes, bag, scoreless, over, out_player, pending = snap
-            pool = pool.copy(); sizes = list(sizes); pending = set(pending)
+            board, pool, sizes, bag, scoreless, over, out_player, pending, known = snap
+            pool = pool.copy(); sizes = list(sizes); pending = set(pending); known = list(known)
+            known[p] = counts(wev.rack, wev, "rack") if wev.rack else None  # the tiles come back
             eng = -weng
             scoreless += 1
             last = None
@@ -643,6 +720,9 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
         elif ev.kind == "end_penalty":
             tiles = counts(ev.move, ev, "end-of-game rack")
             in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
+            if rack is not None and not np.array_equal(rack, tiles):
+                res.warnings.append((ev.line, f"end-of-game line: the tiles in parentheses ({ev.move}) "
+                                              f"differ from the rack {ev.rack}; scored on ({ev.move})"))
             eng = -rack_value(spec, tiles)
             pending.discard(("end_penalty", p))
         # time: the recorded penalty stands
