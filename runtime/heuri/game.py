@@ -279,12 +279,8 @@ class Position:
         from .movegen import generate
 
         out = generate(pack, self.board.letters, self.board.blanks, self.rack, bag_size=self.bag_size,
-                       exchanges=exchanges)
-        if self.over:
-            return out[:0]
-        if exchanges and self.bag_size < self.spec.exchange_min_bag:  # a CGP 'etl' stricter than the pack's
-            out = out[out["kind"] != 1]
-        return out
+                       exchanges=exchanges, rules=self.spec)
+        return out[:0] if self.over else out
 
 
 def _counts(spec: "LanguageSpec", tiles) -> np.ndarray:

@@ -767,7 +767,7 @@ def _rack(ctx: _Ctx, rack) -> np.ndarray:
 
 
 def generate(pack, letters, blanks, rack, bag_size: int | None = None,
-             exchanges: bool = True) -> np.ndarray:
+             exchanges: bool = True, rules=None) -> np.ndarray:
     """Every legal move of a position, scored, as an array of :data:`MOVE_DTYPE`.
 
     ``pack``: a LanguagePack (its spec and word graph). ``letters``: (N, N) int array, -1
@@ -776,7 +776,9 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     at most ``spec.rack_size`` tiles. ``bag_size``: tiles left in the bag; ``None`` means
     "enough" (at least ``rack_size``). ``exchanges``: list exchanges (when the bag holds at
     least ``spec.exchange_min_bag`` tiles, never more tiles than the bag holds) and the
-    pass; False lists placements only.
+    pass; False lists placements only. ``rules``: a LanguageSpec whose ``bingo_bonus`` and
+    ``exchange_min_bag`` replace the pack's (a CGP's ``bb``/``etl`` operations, see
+    :meth:`heuri.cgp.CgpRecord.rules`); None = the pack's rules.
 
     Order: placements (across, then down), exchanges, the pass. Conventions and scoring:
     see the module docstring. Raises MoveGenError (a HeuriError) for a malformed position.
@@ -784,10 +786,13 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     ctx = _CTX.get(pack) or _context(pack)
     letters, blanks = _board(ctx, letters, blanks)
     r = _rack(ctx, rack)
+    bingo, min_bag = ctx.bingo, ctx.exchange_min_bag
+    if rules is not None:
+        bingo, min_bag = int(rules.bingo_bonus), int(rules.exchange_min_bag)
     max_exch = 0
     if exchanges:
         bag = ctx.rack_size if bag_size is None else int(bag_size)
-        if bag >= ctx.exchange_min_bag and bag > 0:
+        if bag >= min_bag and bag > 0:
             max_exch = min(ctx.rack_size, bag)
     err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
     if err:
@@ -800,7 +805,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
         if cc is not None:
             n = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                         ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                        ctx.rack_size, ctx.bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch)
+                        ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch)
         n = _extras(buf, n, cap, r, ctx.L, max_exch, bool(exchanges))
         if n <= cap:
             break

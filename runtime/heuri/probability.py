@@ -115,15 +115,16 @@ def p_key(U: np.ndarray, leave: np.ndarray, key_counts: np.ndarray, bag_size: in
     return p
 
 
-def bingo_value(sigma, k: float = 2.5):
-    """Value of a bingo with key s: 50 + k·σ(s) points (Heuri_2/3, paper §4.3; k = 2.5)."""
-    return 50.0 + k * np.asarray(sigma, np.float64)
+def bingo_value(sigma, k: float = 2.5, bonus: float = 50.0):
+    """Value of a bingo with key s: 50 + k·σ(s) points (Heuri_2/3, paper §4.3; k = 2.5);
+    ``bonus`` replaces the 50, the bingo bonus, under other rules (a CGP's ``bb``)."""
+    return float(bonus) + k * np.asarray(sigma, np.float64)
 
 
-def heuri1_b(sigma_leave: float, t: int, avg_tile_value: float, k: float = 2.5) -> float:
+def heuri1_b(sigma_leave: float, t: int, avg_tile_value: float, k: float = 2.5, bonus: float = 50.0) -> float:
     """Heuri_1's expected bingo value b = 50 + k·(σ_L + ā·t) (paper §4.2; Spanish ā = 1.92:
-    σ_L = 3, t = 4 gives 76.7)."""
-    return 50.0 + k * (sigma_leave + avg_tile_value * t)
+    σ_L = 3, t = 4 gives 76.7); ``bonus`` replaces the 50 (the bingo bonus)."""
+    return float(bonus) + k * (sigma_leave + avg_tile_value * t)
 
 
 # -- the leaves of a rack ------------------------------------------------------------------
