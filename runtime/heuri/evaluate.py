@@ -18,8 +18,9 @@ the *fish* flag (``e > j``).
   (N = 20) placements are re-valued with δ of the board after the move and re-ranked
   (``exact=True`` re-values every placement; ``top=0`` none: every move by δ of the
   current board). Exchanges and the pass leave the board
-  unchanged, so the current δ is exact for them. The final order: the re-valued moves by
-  their new v, then the others by v. By default (``prune=True``) the placements to
+  unchanged, so the current δ is exact for them. The final order is that of the v each
+  move shows: a placement whose current-board v would stand above the best re-valued v is
+  re-valued too (only past the top N, rarely), so the move played is always the first. By default (``prune=True``) the placements to
   re-value are visited in decreasing order of the bound ``j + e(L | δ ≡ 1)`` and the visit
   stops once the bound cannot beat the best re-valued v: the chosen move is exactly the one
   re-valuing them all would choose (tested), at a fraction of the cost.
@@ -245,7 +246,18 @@ class Evaluator:
         self.pack = pack
         self.spec = pack.spec
         self.k = float(k)
-        self._val = bingo_value(np.asarray(pack.keys.sigma), self.k)
+        self._sigma = np.asarray(pack.keys.sigma)
+        self._val_pack = self._val = bingo_value(self._sigma, self.k, self.spec.bingo_bonus)
+        self._bonus = float(self.spec.bingo_bonus)
+
+    def _use_rules(self, rules) -> None:
+        """Bingo values for this decision: the bonus of ``rules`` (a CGP's ``bb``) when it
+        differs from the pack's (the paper's 50 is the bingo bonus)."""
+        bonus = float(self.spec.bingo_bonus if rules is None else rules.bingo_bonus)
+        if bonus != self._bonus:
+            self._bonus = bonus
+            self._val = (self._val_pack if bonus == self.spec.bingo_bonus
+                         else bingo_value(self._sigma, self.k, bonus))
 
     # entry points ---------------------------------------------------------------------
     def rank(self, position, moves: np.ndarray | None = None) -> Ranking:
@@ -253,19 +265,23 @@ class Evaluator:
         U = ``position.unseen()`` (bag + other racks), bag size ``position.bag_size``."""
         b = position.board
         return self.rank_arrays(b.letters, b.blanks, position.rack, position.unseen(),
-                                position.bag_size, moves=moves)
+                                position.bag_size, moves=moves, rules=position.spec)
 
     def rank_arrays(self, letters, blanks, rack, unseen=None, bag_size: int | None = None,
-                    moves: np.ndarray | None = None) -> Ranking:
+                    moves: np.ndarray | None = None, rules=None) -> Ranking:
         """Rank the candidates of raw arrays: ``letters`` (N, N) int8 (-1 empty),
         ``blanks`` (N, N) bool, ``rack`` (L+1,) counts, ``unseen`` U (L+1,) counts (default:
         full set − board − rack), ``bag_size`` (default: |U| − R). ``moves``: the
         candidates (MOVE_DTYPE) if already generated; default: every legal move from
-        :func:`heuri.movegen.generate` (exchanges when the bag allows, the pass)."""
+        :func:`heuri.movegen.generate` (exchanges when the bag allows, the pass). ``rules``:
+        a LanguageSpec with the position's rules (a CGP's ``bb``, ``etl``; a Position's
+        ``spec``): its bingo bonus and exchange limit replace the pack's, in the moves
+        generated and in the bingo values (50 + kσ counts the bonus)."""
         from .movegen import generate, leaves as move_leaves
         from .probability import augmented_bag
 
         spec = self.spec
+        self._use_rules(rules)
         letters = np.asarray(letters, np.int8)
         blanks = np.asarray(blanks, bool)
         rack = np.asarray(rack, np.int64)
@@ -273,7 +289,7 @@ class Evaluator:
         if bag_size is None:
             bag_size = default_bag_size(U, spec.rack_size)
         if moves is None:
-            moves = generate(self.pack, letters, blanks, rack, bag_size=bag_size, exchanges=True)
+            moves = generate(self.pack, letters, blanks, rack, bag_size=bag_size, exchanges=True, rules=rules)
             moves = _with_pass(moves)
         lv = move_leaves(rack, moves) if len(moves) else np.zeros((0, spec.n_kinds), np.uint8)
         j = moves["score"].astype(np.int64)
@@ -294,9 +310,9 @@ class Evaluator:
         return Ranking(moves[order], j[order], e[order], p[order], v[order], lv[order],
                        (e > j)[order], rev[order])
 
-    def best_record(self, letters, blanks, rack, unseen=None, bag_size=None):
+    def best_record(self, letters, blanks, rack, unseen=None, bag_size=None, rules=None):
         """The best candidate's MOVE_DTYPE record (see :meth:`rank_arrays`)."""
-        r = self.rank_arrays(letters, blanks, rack, unseen, bag_size)
+        r = self.rank_arrays(letters, blanks, rack, unseen, bag_size, rules=rules)
         return r.moves[0]
 
     def choose(self, position):
@@ -352,7 +368,7 @@ class Heuri1(Evaluator):
         vals = spec.value_vector()
         sigma_l = lv.astype(np.int64) @ vals
         t = spec.rack_size - lv.sum(axis=1).astype(np.int64)
-        b = 50.0 + self.k * (sigma_l + spec.average_tile_value * t)
+        b = self._bonus + self.k * (sigma_l + spec.average_tile_value * t)
         e = p * b
         extra = {}
         if self.penalty:
@@ -382,8 +398,8 @@ class Heuri3(Evaluator):
     ``prune`` (default True: the placements to re-value are taken in decreasing order of
     the bound j + e(L | δ ≡ 1) and the scan stops when the bound cannot beat the best
     re-valued v (or an exchange's or the pass's v); the chosen move is the same as
-    re-valuing all of them, the moves left out keep their current-board v and rank after
-    the re-valued ones. ``prune=False`` re-values all of them). ``last_revalued``:
+    re-valuing all of them, the moves left out keep their current-board v, below the best
+    re-valued v; the ranking is ordered by the v it shows. ``prune=False`` re-values all of them). ``last_revalued``:
     placements re-valued in the last decision."""
 
     name = "heuri3"
@@ -421,6 +437,7 @@ class Heuri3(Evaluator):
         rows_k = key_rows(self.pack)
 
         def refine(order, e, p, v):
+            v0 = v
             e = e.copy(); p = p.copy(); v = v.copy()
             holding = {}  # leave code → bitset of the keys holding that leave
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
@@ -435,17 +452,13 @@ class Heuri3(Evaluator):
                 fixed = v[moves["kind"] != 0]
                 best = fixed.max() if len(fixed) else -np.inf
             self.last_revalued = 0
-            for i in chosen:
-                if bound is not None:
-                    if bound[i] < best:
-                        break
+
+            def revalue(i):
                 self.last_revalued += 1
+                rev[i] = True
                 t = R - int(lv[i].sum())
                 if t > bag_size or t > N or t < 0:
-                    rev[i] = True
-                    if bound is not None:
-                        best = max(best, v[i])
-                    continue
+                    return
                 rows, cols, tiles = _new_squares(moves[i])
                 after = bd.bits_after(rows, cols, tiles)
                 code = int(li[i])
@@ -458,15 +471,27 @@ class Heuri3(Evaluator):
                     e[i] = max(e[i] + de / c, 0.0)
                     p[i] = max(p[i] + dp / c, 0.0)
                     v[i] = moves["score"][i] + e[i]
-                rev[i] = True
+
+            for i in chosen:
+                if bound is not None:
+                    if bound[i] < best:
+                        break
+                revalue(i)
                 if bound is not None:
                     best = max(best, v[i])
-            # re-valued moves first (by their new v), then the rest in their order
-            rv = order[rev[order]]
-            rest = order[~rev[order]]
-            if len(rv):
-                rv = rv[np.lexsort((np.arange(len(rv)), -v[rv]))]
-            return np.concatenate([rv, rest]).astype(np.int64), e, p, v, rev
+            # A ranking is read in the order of the v it shows: a placement left with its
+            # current-board v above the best re-valued v would be listed above the move
+            # played. Re-value those too (rare: only past the top N), best first, until none
+            # is left above the best; then every move is ordered by the v it shows.
+            top_v = v[rev].max() if rev.any() else -np.inf
+            for i in order:  # in decreasing order of the current-board v, v0
+                if v0[i] < top_v:
+                    break
+                if not rev[i]:
+                    revalue(i)
+                    top_v = max(top_v, v[i])
+            final = order[np.lexsort((np.arange(len(order)), -v[order]))]
+            return final.astype(np.int64), e, p, v, rev
 
         return e, p, {"refine": refine}
 
