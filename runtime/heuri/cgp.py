@@ -114,6 +114,11 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
     what was expected (wrong row count or width, a tile the language lacks, racks and
     scores of different lengths, a non-integer score, zero count or ``bb``/``etl``/``mcnz``)."""
     fields = text.strip().split(None, 4)
+    if not fields:
+        raise CgpError("the CGP is empty; expected one line of 4 fields: the board (15 rows separated by "
+                       "'/', digits for runs of empty squares), the racks ('RACK/RACK', the player to move "
+                       "first), the scores ('0/0') and the count of scoreless turns, then optional "
+                       "operations ('lex NAME;')", "missing-fields")
     if len(fields) < 4:
         raise CgpError(f"CGP {text!r}: expected 4 fields (board, racks, scores, zero turns) and "
                        f"optional operations, got {len(fields)}", "missing-fields")
@@ -206,11 +211,32 @@ def format_cgp(rec: CgpRecord) -> str:
     return out
 
 
+def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
+    """A warning when a CGP's ``lex`` operation names a lexicon that is not the word list
+    of the pack answering (``spec.lexicon``, e.g. ``sowpods 1.1.0 (SOWPODS, Collins)``):
+    ``lex NWL23;`` read with the English pack gets one, ``lex SOWPODS;`` does not. None
+    when the CGP names no lexicon or names the pack's own.
+
+    >>> from heuri.spec import load_spec
+    >>> lexicon_warning("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 lex NWL23;", load_spec("en"))
+    "the position names lexicon NWL23; heuri's en pack answers with another word list: sowpods 1.1.0 (SOWPODS, Collins)"
+    """
+    m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
+    if not m:
+        return None
+    lex = m.group(1).strip()
+    own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
+    if lex.upper() in own:
+        return None
+    return f"the position names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
+
+
 def guess_language(text: str) -> str | None:
     """Language code guessed from a CGP's ``lex``/``ld`` operations (FISE/FILE → es,
     FRA/ODS → fr, NWL/CSW/TWL/OSPD → en, ld english/spanish/french), else None."""
-    m = re.search(r"\blex\s+([^;]+);", text)
-    d = re.search(r"\bld\s+([^;]+);", text)
+    # the last operation may lack its ';' here: parse_cgp then says so, not "which language?"
+    m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
+    d = re.search(r"\bld\s+([^;]+?)\s*(?:;|$)", text)
     return guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
 
 

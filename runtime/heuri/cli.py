@@ -69,17 +69,39 @@ def _lang_or_guess(lang, guess, what: str) -> str:
                      f"it); give --lang es|en|fr")
 
 
+def _cgp_position(args, need_pack: bool = True):
+    """``(pack or spec, Position)`` of ``--cgp``: the language from ``--lang`` or the CGP's
+    ``lex``/``ld``; an empty CGP is refused with what its fields are, and a ``lex`` that
+    names another word list than the pack's is a warning on stderr (the pack answers)."""
+    from .cgp import guess_language, lexicon_warning, parse_cgp
+    from .game import Position
+
+    if not args.cgp.strip():
+        parse_cgp(args.cgp, None)  # raises the CgpError that says what a CGP holds
+    lang = _lang_or_guess(args.lang, guess_language(args.cgp), "--cgp")
+    if need_pack:
+        from .pack import load_pack
+
+        pack = load_pack(lang)
+        spec = pack.spec
+    else:
+        from .spec import load_spec
+
+        pack = spec = load_spec(lang)
+    pos = Position.from_cgp(args.cgp, spec)
+    warning = lexicon_warning(args.cgp, spec)
+    if warning:
+        print(f"heuri: warning: {warning}", file=sys.stderr)
+    return pack, pos
+
+
 def cmd_moves(args) -> int:
     """Every legal move of a CGP position, best score first: GCG text, score, tiles played,
     leave. ``--json``: one object per line."""
-    from .cgp import guess_language
-    from .game import Position
     from .movegen import leaves
-    from .pack import load_pack
 
-    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+    pack, pos = _cgp_position(args)
     spec = pack.spec
-    pos = Position.from_cgp(args.cgp, spec)
     moves = pos.moves(pack)
     order = np.argsort(-moves["score"].astype(np.int64), kind="stable")
     lv = leaves(pos.rack, moves)
@@ -143,12 +165,8 @@ def cmd_show(args) -> int:
     """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
     from .spec import load_spec
 
-    if args.cgp:
-        from .cgp import guess_language
-        from .game import Position
-
-        spec = load_spec(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
-        pos = Position.from_cgp(args.cgp, spec)
+    if args.cgp is not None:
+        _, pos = _cgp_position(args, need_pack=False)
         print(pos.board.render())
         for i in range(pos.n_players):
             seat = (pos.to_move + i) % pos.n_players
@@ -205,12 +223,8 @@ def cmd_best(args) -> int:
             opts["exact"] = True
     if args.engine == "heuri1" and args.no_penalty:
         opts["penalty"] = False
-    if args.cgp:
-        from .cgp import guess_language
-        from .game import Position
-
-        pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
-        pos = Position.from_cgp(args.cgp, pack.spec)
+    if args.cgp is not None:
+        pack, pos = _cgp_position(args)
         ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
         title = "CGP position"
     elif args.gcg:

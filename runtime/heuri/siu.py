@@ -568,6 +568,8 @@ class SiuServer:
             for p in dict.fromkeys(ignored + params.bad):
                 self.say(f"info string ignored {p}")
             self.say("info string provenance " + self.backend.provenance(position))
+            for note in getattr(position, "notes", ()):
+                self.say(f"info string {note}")
             best = self.backend.search(position, params, stop, self.say)
         except SiuError as e:
             self.error(e.code, str(e))
@@ -613,6 +615,7 @@ class SiuPosition:
     pack: object
     position: object
     rack_known: bool = True
+    notes: tuple = ()  # ``info string`` texts every search of this position starts with
 
 
 def leave_text(counts, spec) -> str:
@@ -796,7 +799,10 @@ class HeuriBackend(Backend):
         if rack is not None:
             pos = self._set_rack(pos, rack)
             rack_known = True
-        return SiuPosition(pack, resolve_hidden(pos), rack_known)
+        from .cgp import lexicon_warning
+
+        note = lexicon_warning(cgp, spec)
+        return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else ())
 
     def _apply(self, pack, pos, text: str, i: int, rack_known: bool):
         """Position after the player to move plays ``text`` (the ``i``-th of ``moves``);
