@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .errors import HeuriError
+from .errors import HeuriError, KindedError
 
 
 # -- packs ------------------------------------------------------------------------------
@@ -65,8 +65,8 @@ def _lang_or_guess(lang, guess, what: str) -> str:
         return lang
     if guess:
         return guess
-    raise HeuriError(f"{what}: cannot tell the language (no lexicon or letter distribution that names "
-                     f"it); give --lang es|en|fr")
+    raise KindedError(f"{what}: cannot tell the language (no lexicon or letter distribution that names "
+                      f"it); give --lang es|en|fr", "unknown-language")
 
 
 def _cgp_position(args, need_pack: bool = True):
@@ -131,34 +131,98 @@ def _write_moves(out, order, moves, lv, spec, as_json: bool) -> None:
         out.write(f"{len(moves)} moves\n")
 
 
-def cmd_replay(args) -> int:
-    """Replay a GCG record, check every recorded score and total, print the mismatches;
-    exit 1 if there is any (unknown words are warnings)."""
-    from rich.console import Console
-    from rich.table import Table
+def _gcg_files(paths) -> list[Path]:
+    """The GCG files named: files as given, folders searched for ``*.gcg`` (recursively,
+    sorted). Raises HeuriError for a path that does not exist or a folder without one."""
+    out: list[Path] = []
+    for name in paths:
+        p = Path(name)
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() == ".gcg")
+            if not found:
+                raise HeuriError(f"{name}: no .gcg file in this folder")
+            out += found
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise HeuriError(f"{name}: no such file or folder")
+    return out
 
+
+def _replay_one(path: Path, args, packs: dict):
+    """Read and replay one record with the pack of its language (loaded once)."""
     from .gcg import read_gcg, replay
     from .pack import load_pack
 
-    game = read_gcg(Path(args.game))
-    pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.game))
-    r = replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
-    con = Console() if sys.stdout.isatty() else Console(width=120)
+    game = read_gcg(path)
+    lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
+    if lang not in packs:
+        packs[lang] = load_pack(lang)
+    pack = packs[lang]
+    return replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
+
+
+def _print_replay(con, name: str, r) -> None:
+    from rich.table import Table
+
     for line, msg in r.warnings:
-        con.print(f"[yellow]warning[/yellow] line {line}: {msg}", highlight=False)
+        con.print(f"[yellow]warning[/yellow] {name}:{line}: {msg}", highlight=False)
     if r.mismatches:
-        t = Table(title=f"{args.game}: score mismatches (end rule {r.end_rule})")
+        t = Table(title=f"{name}: score mismatches (end rule {r.end_rule})")
         for col in ("line", "player", "event", "recorded", "engine", "rec. total", "eng. total", "note"):
             t.add_column(col, justify="right" if col in ("line", "recorded", "engine", "rec. total", "eng. total") else "left")
         for m in r.mismatches:
             t.add_row(str(m.line), m.nick, m.event, str(m.recorded_score), str(m.engine_score),
                       str(m.recorded_total), str(m.engine_total), m.note)
         con.print(t)
-    n_ev = len(r.steps)
     state = "complete" if r.complete else ("ended" if r.over else "not finished")
-    con.print(f"{args.game}: {n_ev} events, game {state}, {len(r.mismatches)} mismatches, "
+    con.print(f"{name}: {len(r.steps)} events, game {state}, {len(r.mismatches)} mismatches, "
               f"{len(r.warnings)} warnings (end rule {r.end_rule})", highlight=False)
-    return 1 if r.mismatches else 0
+
+
+def cmd_replay(args) -> int:
+    """Replay GCG records (files, or folders of ``*.gcg``), check every recorded score and
+    total, print the warnings and mismatches; with several files, a summary: files read,
+    complete, with mismatches, with warnings, refused (by reason). Exit 1 if any record
+    has a mismatch or (several files) was refused; one refused file alone is an error (2)."""
+    from collections import Counter
+
+    from rich.console import Console
+    from rich.table import Table
+
+    files = _gcg_files(args.game)
+    con = Console() if sys.stdout.isatty() else Console(width=120)
+    packs: dict = {}
+    if len(files) == 1 and Path(args.game[0]).is_file():
+        r = _replay_one(files[0], args, packs)
+        _print_replay(con, args.game[0], r)
+        return 1 if r.mismatches else 0
+    tally = Counter()
+    refused = Counter()
+    for f in files:
+        try:
+            r = _replay_one(f, args, packs)
+        except HeuriError as e:
+            reason = getattr(e, "kind", None) or "error"
+            refused[reason] += 1
+            con.print(f"[red]refused[/red] {e}", highlight=False)
+            continue
+        _print_replay(con, str(f), r)
+        tally["replayed"] += 1
+        tally["complete"] += r.complete
+        tally["with mismatches"] += bool(r.mismatches)
+        tally["with warnings"] += bool(r.warnings)
+    t = Table(title=f"replay of {len(files)} files")
+    t.add_column("files", justify="left")
+    t.add_column("count", justify="right")
+    t.add_row("read", str(len(files)))
+    for key in ("replayed", "complete", "with mismatches", "with warnings"):
+        t.add_row(key, str(tally[key]))
+    t.add_row("refused", str(sum(refused.values())))
+    for reason, k in sorted(refused.items(), key=lambda x: (-x[1], x[0])):
+        t.add_row(f"  refused: {reason}", str(k))
+    con.print(t)
+    return 1 if tally["with mismatches"] or refused else 0
 
 
 def cmd_show(args) -> int:
@@ -305,8 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_moves)
 
-    p = sub.add_parser("replay", help="replay a GCG record and check every recorded score and total")
-    p.add_argument("game", help="GCG file")
+    p = sub.add_parser("replay", help="replay GCG records and check every recorded score and total")
+    p.add_argument("game", nargs="+", help="GCG files or folders of *.gcg (several: a summary at the end)")
     p.add_argument("--lang", help="language pack; default: from #lexicon / #tile-distribution")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto",
                    help="end-of-game bonus rule for this replay (default auto: the form of the "
