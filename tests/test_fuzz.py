@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -299,3 +300,74 @@ def test_siu_loop_answers_every_line(siu_server, lines):
         if gos:
             assert said.count("bestmove ") + said.count("info string error") >= 1, (line, said)
     srv.handle("siunewgame")
+
+
+# -- mutations of real records and positions (reach the replay and the position checks) -------
+RECORD = (Path(__file__).parent / "data" / "es_pass_with_bingo.gcg").read_text(encoding="utf-8")
+REC_LINES = RECORD.splitlines()
+mutation = st.tuples(st.sampled_from(["drop", "dup", "swap", "token", "char", "digit"]),
+                     st.integers(0, 10 ** 6), st.integers(0, 10 ** 6), st.sampled_from(PIECES + ["+5", "-", "99"]))
+
+
+def _mutate(lines: list[str], ops) -> list[str]:
+    lines = list(lines)
+    for op, a, b, piece in ops:
+        if not lines:
+            break
+        i, j = a % len(lines), b % len(lines)
+        if op == "drop":
+            del lines[i]
+        elif op == "dup":
+            lines.insert(j, lines[i])
+        elif op == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == "token":
+            toks = lines[i].split(" ")
+            toks[b % len(toks)] = piece
+            lines[i] = " ".join(toks)
+        elif op == "char" and lines[i]:
+            k = b % len(lines[i])
+            lines[i] = lines[i][:k] + piece + lines[i][k + 1:]
+        elif op == "digit":
+            lines[i] = re.sub(r"\d+", lambda m: str(int(m.group()) + (b % 7) - 3), lines[i], count=1)
+    return lines
+
+
+@FUZZ
+@given(ops=st.lists(mutation, min_size=1, max_size=4))
+def test_mutated_real_record_replays_or_says_where(ops):
+    text = "\n".join(_mutate(REC_LINES, ops))
+    try:
+        replay(read_gcg(text), ES)
+    except Exception as e:  # noqa: BLE001
+        _assert_own_error(e, "<gcg>")
+        if isinstance(e, GcgError) and e.line:
+            assert re.search(rf"<gcg>:{e.line}\b", str(e))
+
+
+@pytest.fixture(scope="module")
+def real_cgps():
+    """The CGP of every position of the es record (rack of the next event, other rack
+    unknown), written by heuri's own writer."""
+    from heuri.cgp import format_board
+
+    r = replay(read_gcg(RECORD), ES)
+    out = []
+    for k, st_ in enumerate(r.steps[:-1]):
+        nxt = r.steps[k + 1].event
+        tot = st_.recorded_totals
+        out.append(f"{format_board(st_.board)} {nxt.rack}/ {tot[nxt.player]}/{tot[1 - nxt.player]} 0")
+    return out
+
+
+@FUZZ
+@given(k=st.integers(0, 10 ** 6), ops=st.lists(mutation, min_size=1, max_size=3))
+def test_mutated_real_cgp_parses_or_says_where(real_cgps, k, ops):
+    base = real_cgps[k % len(real_cgps)]
+    text = _mutate([base], [(op if op in ("char", "digit", "token") else "char", a, b, p) for op, a, b, p in ops])[0]
+    try:
+        pos = Position.from_cgp(text, ES)
+    except Exception as e:  # noqa: BLE001
+        _assert_own_error(e, "CGP", "rack", "tile")
+        return
+    assert pos.bag_size >= 0 and format_cgp(parse_cgp(text, ES))

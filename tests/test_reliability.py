@@ -243,3 +243,10 @@ def test_replay_folder_summary(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(tmp_path / "nothing-here")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_player_numbers_start_at_one():
+    # found by the fuzz suite: '#player0' indexed the player list from the end (IndexError)
+    with pytest.raises(GcgError) as e:
+        read_gcg("#player0 a A\n#player2 b B\n>a: AEINRST 8H ANTSIER +66 66\n")
+    assert e.value.kind == "malformed-pragma" and e.value.line == 1

@@ -284,6 +284,9 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
                 if not parts:
                     raise GcgError(f"#{name} needs a nickname and a name", "malformed-pragma", no, path)
                 idx = int(m.group(1)) - 1
+                if not 0 <= idx < 8:  # players are numbered from 1; no record has more than a few
+                    raise GcgError(f"#{name}: players are numbered #player1, #player2, ...", "malformed-pragma",
+                                   no, path)
                 if parts[0] in nicks:
                     raise GcgError(f"nickname {parts[0]!r} is used by two players", "duplicate-nicknames", no, path)
                 nicks[parts[0]] = idx
