@@ -107,7 +107,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(REPO / "matches" / "strength"))
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
     args = ap.parse_args(argv)
-    con = Console()
+    con = Console() if sys.stdout.isatty() else Console(width=160)
     con.print(f"peers: {PEERS}; adapters: {ADAPTERS}", highlight=False)
     results = []
     for row in args.rows:
