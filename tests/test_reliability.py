@@ -250,3 +250,14 @@ def test_player_numbers_start_at_one():
     with pytest.raises(GcgError) as e:
         read_gcg("#player0 a A\n#player2 b B\n>a: AEINRST 8H ANTSIER +66 66\n")
     assert e.value.kind == "malformed-pragma" and e.value.line == 1
+
+
+def test_blank_digraphs_survive_the_tables(tmp_path, capsys):
+    # rich reads a lower-case '[ch]' (a blank standing for CH) as markup and drops it
+    f = tmp_path / "ch.gcg"
+    f.write_text("#player1 a A\n#player2 b B\n>a: ?AOSTRE 8H [ch]AO +10 10\n")
+    assert main(["replay", "--lang", "es", str(f)]) == 1        # (0 + 1 + 1) × 2 = 4, not 10
+    out = capsys.readouterr().out
+    assert "│ 8H [ch]AO │" in out
+    # a record without end lines replays with the pack's end rule under --end-rule auto
+    assert "(end rule transfer)" in out

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from rich.markup import escape
+
 from .errors import HeuriError, KindedError
 
 
@@ -166,18 +168,18 @@ def _print_replay(con, name: str, r) -> None:
     from rich.table import Table
 
     for line, msg in r.warnings:
-        con.print(f"[yellow]warning[/yellow] {name}:{line}: {msg}", highlight=False)
+        con.print(f"[yellow]warning[/yellow] {escape(f'{name}:{line}: {msg}')}", highlight=False)
     if r.mismatches:
-        t = Table(title=f"{name}: score mismatches (end rule {r.end_rule})")
+        t = Table(title=escape(f"{name}: score mismatches (end rule {r.end_rule})"))
         for col in ("line", "player", "event", "recorded", "engine", "rec. total", "eng. total", "note"):
             t.add_column(col, justify="right" if col in ("line", "recorded", "engine", "rec. total", "eng. total") else "left")
         for m in r.mismatches:
-            t.add_row(str(m.line), m.nick, m.event, str(m.recorded_score), str(m.engine_score),
+            t.add_row(str(m.line), escape(m.nick), escape(m.event), str(m.recorded_score), str(m.engine_score),
                       str(m.recorded_total), str(m.engine_total), m.note)
         con.print(t)
     state = "complete" if r.complete else ("ended" if r.over else "not finished")
-    con.print(f"{name}: {len(r.steps)} events, game {state}, {len(r.mismatches)} mismatches, "
-              f"{len(r.warnings)} warnings (end rule {r.end_rule})", highlight=False)
+    con.print(escape(f"{name}: {len(r.steps)} events, game {state}, {len(r.mismatches)} mismatches, "
+                     f"{len(r.warnings)} warnings (end rule {r.end_rule})"), highlight=False)
 
 
 def cmd_replay(args) -> int:
@@ -205,7 +207,7 @@ def cmd_replay(args) -> int:
         except HeuriError as e:
             reason = getattr(e, "kind", None) or "error"
             refused[reason] += 1
-            con.print(f"[red]refused[/red] {e}", highlight=False)
+            con.print(f"[red]refused[/red] {escape(str(e))}", highlight=False)
             continue
         _print_replay(con, str(f), r)
         tally["replayed"] += 1
@@ -330,12 +332,12 @@ def cmd_best(args) -> int:
             from rich.console import Console
             from rich.table import Table
 
-            t = Table(title=f"{args.engine}: {title} ({len(ranking)} candidates)")
+            t = Table(title=escape(f"{args.engine}: {title} ({len(ranking)} candidates)"))
             for col in ("#", "move", "j", "e", "p", "v", "leave", "fish"):
                 t.add_column(col, justify="right" if col in ("#", "j", "e", "p", "v") else "left")
             for i, row in enumerate(rows, 1):
-                t.add_row(str(i), row["move"], str(row["j"]), f"{row['e']:.2f}", f"{row['p']:.4f}",
-                          f"{row['v']:.2f}", row["leave"], "fish" if row["fish"] else "")
+                t.add_row(str(i), escape(row["move"]), str(row["j"]), f"{row['e']:.2f}", f"{row['p']:.4f}",
+                          f"{row['v']:.2f}", escape(row["leave"]), "fish" if row["fish"] else "")
             Console().print(t)
     except BrokenPipeError:  # `heuri best ... | head`
         sys.stdout = open(os.devnull, "w")

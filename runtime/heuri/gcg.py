@@ -534,7 +534,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
     mismatches otherwise.
     """
     path = game.path
-    rule = detect_end_rule(game) if end_rule == "auto" else (end_rule or spec.end_rule)
+    rule = (detect_end_rule(game) if end_rule == "auto" else end_rule) or spec.end_rule
     n = len(game.players)
     res = Replay(game, spec, rule)
     board = Board.empty(spec)
