@@ -300,7 +300,7 @@ def cmd_analyze(args) -> int:
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
-            con.print(f"  {msg}" if path in msg else f"  {path}: {msg}", highlight=False, markup=False)
+            con.print(f"  {msg}" if path in msg else f"  {path}: {msg}", highlight=False, markup=False, soft_wrap=True)
         return 1
     return 0
 

@@ -51,7 +51,9 @@ def _svg(fig, salt: str) -> str:
 
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "path"}):
-        fig.savefig(buf, format="svg", bbox_inches="tight")
+        # no metadata block: the page stays byte-for-byte the same for the same game
+        fig.savefig(buf, format="svg", bbox_inches="tight",
+                    metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     s = buf.getvalue()
     return s[s.index("<svg"):]
 
