@@ -134,8 +134,8 @@ def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: 
         inset = cell * 0.14
         out.append(f'<g class="second" data-sq="{_sq_name(r, c)}">'
                    f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{cell - 2 * inset:.1f}" '
-                   f'height="{cell - 2 * inset:.1f}" rx="{cell * 0.1:.1f}" fill="{SECOND}" fill-opacity="'
-                   f'{0.0 if board.letters[r, c] >= 0 else 0.18}" stroke="{SECOND}" stroke-width="{cell * 0.07:.1f}" '
+                   f'height="{cell - 2 * inset:.1f}" rx="{cell * 0.1:.1f}" fill="#e3f4f1" fill-opacity="'
+                   f'{0.0 if board.letters[r, c] >= 0 else 0.92}" stroke="{SECOND}" stroke-width="{cell * 0.07:.1f}" '
                    f'stroke-dasharray="{cell * 0.16:.1f} {cell * 0.1:.1f}"/>')
         if board.letters[r, c] >= 0:  # covered by a tile: the letter in the corner
             out.append(_text(x + cell * 0.2, y + cell * 0.22, sym, cell * 0.24, SECOND, True))
