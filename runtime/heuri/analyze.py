@@ -49,8 +49,9 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
   difference after the turn (recorded totals, challenge bonus and withdrawal included);
 - ``analysed`` bool: the turn was ranked (False: nothing known, or another player with
   ``player=``);
-- ``rank`` int (null: not a candidate of the move generator, e.g. a word outside the word
-  list); ``candidates`` int: moves ranked;
+- ``rank`` int: 1-based place of the move played in the evaluator's ranking (by v; in an
+  endgame turn too, where it is by score), null when the move generator does not list it
+  (e.g. a word outside the word list); ``candidates`` int: moves ranked;
 - ``j`` int, ``e`` float, ``p`` float, ``v`` float, ``leave`` str, ``fish`` bool (e > j):
   the played move; ``best`` str, ``best_j``, ``best_e``, ``best_p``, ``best_v``,
   ``best_leave``, ``best_fish``: the engine's best move;
@@ -152,8 +153,8 @@ class GameAnalysis:
 def player_stats(rows: list[dict]) -> dict:
     """Statistics of one player's rows (dicts of :data:`ROW_SCHEMA`): ``turns``,
     ``analysed`` (turns ranked with the rack known), ``equity_lost`` (sum over them,
-    points), ``equity_lost_per_turn``, ``agreement`` (share where the played move is the
-    engine's best, 0..1), ``missed_bingos``, ``missed_bingo_mean`` (mean score of the best
+    points), ``equity_lost_per_turn``, ``agreement`` (share where the played move loses no
+    equity: the engine's best or a move of the same v, 0..1), ``missed_bingos``, ``missed_bingo_mean`` (mean score of the best
     bingo missed, points; None when none), ``bingos_played``. Turns with an unknown rack
     are left out of every figure but ``turns``."""
     known = [r for r in rows if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]

@@ -285,7 +285,8 @@ def cmd_analyze(args) -> int:
     con = Console() if sys.stdout.isatty() else Console(width=120)
     from .report import batch_tables
 
-    t = Table(title=f"{len(res.summaries)} games against {args.engine}")
+    n = len(res.summaries)
+    t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
     for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for p in batch_tables(res.summaries, res.rows)["players"]:
