@@ -52,7 +52,7 @@ def _svg(fig, salt: str) -> str:
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "path"}):
         # no metadata block: the page stays byte-for-byte the same for the same game
-        fig.savefig(buf, format="svg", bbox_inches="tight",
+        fig.savefig(buf, format="svg",
                     metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     s = buf.getvalue()
     return s[s.index("<svg"):]
@@ -62,6 +62,8 @@ def _figure(h: float = 2.8):
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(7.2, h), dpi=100)
+    # fixed margins: one draw a figure (bbox_inches="tight" or a layout engine draws twice)
+    fig.subplots_adjust(left=0.09, right=0.91, bottom=0.16, top=0.9)
     return fig, fig.add_subplot(1, 1, 1)
 
 
