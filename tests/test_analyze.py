@@ -89,6 +89,28 @@ def test_engine_choice_loses_nothing_on_real_records(real, pack_es, pack_en, pac
         assert agree >= 3, name
 
 
+def test_playing_the_engines_best_instead_loses_nothing(real, analyzer, tmp_path):
+    """Cut a real record before a turn and play the engine's best there instead: that turn
+    then loses 0 (and ranks 1), with the score the engine gives it."""
+    cases = require_cases()
+    for name, g in real.items():
+        lines = (cases / f"{name}.gcg").read_text(encoding="utf-8").splitlines()
+        events = read_gcg(cases / f"{name}.gcg").events
+        picked = [r for r in g.rows if r["analysed"] and r["rack_known"] and not r["endgame"]
+                  and r["rank"] != 1 and not r["withdrawn"]][:3]
+        assert len(picked) == 3, name
+        for r in picked:
+            before = [e for e in events if e.line < r["line"]]
+            total = next((e.total for e in reversed(before) if e.nick == r["player"]), 0)
+            text = "\n".join(lines[:r["line"] - 1] + [
+                f">{r['player']}: {r['rack']} {r['best']} +{r['best_j']} {total + r['best_j']}"]) + "\n"
+            path = tmp_path / f"{name.replace('/', '-')}-{r['turn']}.gcg"
+            path.write_text(text, encoding="utf-8")
+            last = analyzer.analyze(path, lang=g.lang).rows[-1]
+            assert (last["turn"], last["move"], last["rank"]) == (r["turn"], r["best"], 1)
+            assert last["equity_lost"] == 0 and last["v"] == pytest.approx(r["best_v"])
+
+
 def test_selfplay_greedy_loses_equity_and_heuri3_does_not(selfplay):
     _, g = selfplay
     h3 = [r for r in g.rows if r["player"] == "heuri3"]
