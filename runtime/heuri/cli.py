@@ -351,6 +351,41 @@ def cmd_match(args) -> int:
     return cli_match(args)
 
 
+def cmd_analyze(args) -> int:
+    """Analyse game records against an engine (heuri.analyze, heuri.analyze_batch): write
+    the Parquet table, the JSON summary and the HTML pages under --out, print the per-player
+    figures and the records that failed; exit 1 if any failed."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .analyze_batch import run_batch
+
+    res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
+                    jobs=args.jobs, force=args.force, progress=not args.quiet)
+    con = Console() if sys.stdout.isatty() else Console(width=120)
+    from .report import batch_tables
+
+    n = len(res.summaries)
+    t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
+    for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for p in batch_tables(res.summaries, res.rows)["players"]:
+        f = (lambda x, d=2: "" if x is None else f"{x:.{d}f}")
+        t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), f(p["equity_lost_per_turn"]),
+                  f(p["equity_lost_per_game"], 1), f(p["missed_bingos_per_game"]),
+                  "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
+    if res.summaries:
+        con.print(t)
+    con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
+              f"{len(res.summaries)} game pages in {res.out}/games/", highlight=False)
+    if res.failed:
+        con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
+        for path, msg in res.failed:
+            con.print(f"  {msg}" if path in msg else f"  {path}: {msg}", highlight=False, markup=False, soft_wrap=True)
+        return 1
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -408,6 +443,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_match_arguments(p)
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")
+    p.add_argument("games", nargs="+", help="GCG files or folders of them (searched recursively)")
+    p.add_argument("--lang", help="language pack for every record; default: from each record's #lexicon")
+    p.add_argument("--engine", default="heuri3", help="engine to rank with (heuri3, heuri2, heuri1, greedy, "
+                   "or a -noend variant: no endgame search); default heuri3")
+    p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
+    p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
+    p.add_argument("--jobs", type=int, default=1, help="games analysed in parallel (default 1)")
+    p.add_argument("--force", action="store_true", help="overwrite the files of an earlier analysis in --out")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_analyze)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

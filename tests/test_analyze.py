@@ -1,0 +1,294 @@
+"""Game analysis (heuri.analyze, heuri.analyze_batch, heuri.report, heuri.render, `heuri analyze`).
+
+Real records from ../shared/cases/gcg (es, en, fr) and a self-play game of heuri3 against
+greedy played here from a fixed seed: the engine's own choice loses nothing, greedy's turns
+lose equity, a missed bingo is a legal bingo of the move generator, turn counts and scores
+are the record's; bad input is reported with the file and line and the batch goes on.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from heuri.analyze import ROW_SCHEMA, UNKNOWN_RACK, Analyzer, AnalysisError
+from heuri.cli import main
+from heuri.evaluate import make_evaluator
+from heuri.game import Game
+from heuri.gcg import game_to_gcg, read_gcg, write_gcg
+from heuri.move import Move
+from heuri.movegen import generate
+from heuri.players import make_player
+from heuri.probability import augmented_bag
+
+from shared_cases import require_cases
+
+TURN_KINDS = ("play", "exchange", "pass")
+
+
+@pytest.fixture(scope="module")
+def analyzer():
+    return Analyzer("heuri3")
+
+
+@pytest.fixture(scope="module")
+def real(analyzer):
+    """Analyses of real records: Spanish, French and two English ones (phony withdrawn,
+    exchange of a counted number of tiles, passes, endgames)."""
+    cases = require_cases()
+    out = {}
+    for name, lang in (("es/001", None), ("fr/001", None), ("en/001", "en"), ("en/002", "en")):
+        out[name] = analyzer.analyze(cases / f"{name}.gcg", lang=lang, game_id=name.replace("/", "-"))
+    return out
+
+
+def selfplay_gcg(pack, seed: int = 11) -> str:
+    """A whole game of heuri3 (first) against greedy, as GCG text."""
+    spec = pack.spec
+    game = Game(spec, seed=seed, words=pack.words)
+    players = [make_player("heuri3", pack), make_player("greedy", pack)]
+    while not game.over:
+        game.play(players[game.position.to_move].choose(game.position))
+    return write_gcg(game_to_gcg(game, nicks=("heuri3", "greedy"), lexicon=spec.lexicon))
+
+
+@pytest.fixture(scope="module")
+def selfplay(pack_es, analyzer, tmp_path_factory):
+    path = tmp_path_factory.mktemp("selfplay") / "es-heuri3-vs-greedy.gcg"
+    path.write_text(selfplay_gcg(pack_es), encoding="utf-8")
+    return path, analyzer.analyze(path, lang="es")
+
+
+# -- values ------------------------------------------------------------------------------------
+def test_engine_choice_loses_nothing_on_real_records(real, pack_es, pack_en, pack_fr):
+    packs = {"es": pack_es, "en": pack_en, "fr": pack_fr}
+    for name, g in real.items():
+        pack = packs[g.lang]
+        ev = make_evaluator(pack, "heuri3")
+        ranked = [(r, v) for r, v in zip(g.rows, g.views) if r["analysed"] and r["rack_known"]]
+        assert len(ranked) >= 15, name
+        agree = 0
+        for r, v in ranked:
+            assert r["equity_lost"] >= 0, (name, r["turn"])
+            if r["endgame"]:
+                continue
+            # the best move is the top of the engine's own ranking of that position
+            rack = np.bincount(pack.spec.parse_tiles(r["rack"]), minlength=pack.spec.n_kinds)
+            U = augmented_bag(pack.spec, v.before.letters, v.before.blanks, rack)
+            top = ev.rank_arrays(v.before.letters, v.before.blanks, rack, U, r["bag"])
+            assert r["best"] == Move.from_record(top.moves[0], pack.spec).gcg(pack.spec)
+            assert r["best_v"] == pytest.approx(float(top.v[0]))
+            if r["rank"] == 1:  # the player chose what the engine chooses: nothing lost
+                agree += 1
+                assert r["equity_lost"] == 0 and r["v"] == r["best_v"]
+            else:
+                assert r["v"] <= r["best_v"] + 1e-9 or r["equity_lost"] == 0
+        assert agree >= 3, name
+
+
+def test_playing_the_engines_best_instead_loses_nothing(real, analyzer, tmp_path):
+    """Cut a real record before a turn and play the engine's best there instead: that turn
+    then loses 0 (and ranks 1), with the score the engine gives it."""
+    cases = require_cases()
+    for name, g in real.items():
+        lines = (cases / f"{name}.gcg").read_text(encoding="utf-8").splitlines()
+        events = read_gcg(cases / f"{name}.gcg").events
+        picked = [r for r in g.rows if r["analysed"] and r["rack_known"] and not r["endgame"]
+                  and r["rank"] != 1 and not r["withdrawn"]][:3]
+        assert len(picked) == 3, name
+        for r in picked:
+            before = [e for e in events if e.line < r["line"]]
+            total = next((e.total for e in reversed(before) if e.nick == r["player"]), 0)
+            text = "\n".join(lines[:r["line"] - 1] + [
+                f">{r['player']}: {r['rack']} {r['best']} +{r['best_j']} {total + r['best_j']}"]) + "\n"
+            path = tmp_path / f"{name.replace('/', '-')}-{r['turn']}.gcg"
+            path.write_text(text, encoding="utf-8")
+            last = analyzer.analyze(path, lang=g.lang).rows[-1]
+            assert (last["turn"], last["move"], last["rank"]) == (r["turn"], r["best"], 1)
+            assert last["equity_lost"] == 0 and last["v"] == pytest.approx(r["best_v"])
+
+
+def test_selfplay_greedy_loses_equity_and_heuri3_does_not(selfplay):
+    _, g = selfplay
+    h3 = [r for r in g.rows if r["player"] == "heuri3"]
+    gr = [r for r in g.rows if r["player"] == "greedy"]
+    assert all(r["analysed"] and r["rack_known"] for r in g.rows)
+    assert [r["equity_lost"] for r in h3] == [0.0] * len(h3)
+    assert all(r["rank"] == 1 for r in h3 if not r["endgame"])
+    lost = [r["equity_lost"] for r in gr]
+    assert sum(x > 0 for x in lost) >= 3 and sum(lost) > 20, lost
+    s = g.summary()["per_player"]
+    assert s["heuri3"]["agreement"] == 1.0 and s["heuri3"]["equity_lost"] == 0
+    assert s["greedy"]["agreement"] < 1.0
+
+
+def test_missed_bingos_are_legal_bingos_of_the_generator(real, selfplay, pack_es, pack_en, pack_fr):
+    packs = {"es": pack_es, "en": pack_en, "fr": pack_fr}
+    games = list(real.values()) + [selfplay[1]]
+    missed = 0
+    for g in games:
+        pack = packs[g.lang]
+        spec = pack.spec
+        for r, v in zip(g.rows, g.views):
+            if not (r["analysed"] and r["rack_known"]):
+                assert not r["missed_bingo"]
+                continue
+            if not r["bingos"]:
+                assert r["best_bingo"] == "" and not r["missed_bingo"]
+                continue
+            m = Move.from_gcg(r["best_bingo"], v.before, spec)
+            assert m.n_tiles == spec.rack_size
+            words = v.before.check(m, pack.words)  # every word it forms is in the pack's list
+            assert words and v.before.score(m) == r["best_bingo_j"]
+            rack = np.bincount(spec.parse_tiles(r["rack"]), minlength=spec.n_kinds)
+            gen = generate(pack, v.before.letters, v.before.blanks, rack, bag_size=r["bag"])
+            bingos = gen[(gen["kind"] == 0) & (gen["n_tiles"] == spec.rack_size)]
+            assert len(bingos) == r["bingos"]
+            assert any(Move.from_record(b, spec) == v.before.canonical(m) for b in bingos)
+            missed += r["missed_bingo"]
+    # es/001 turn 16: p2 passes holding ?ACCEMO, with 2A CArCOME on the board
+    es16 = real["es/001"].rows[15]
+    assert es16["rack"] == "?ACCEMO" and es16["missed_bingo"] and es16["best_bingo"] == "2A CArCOME"
+    assert missed >= 2
+
+
+def test_turns_and_scores_are_the_records(real, selfplay):
+    cases = require_cases()
+    items = [(cases / f"{n}.gcg", g) for n, g in real.items()] + [selfplay]
+    for path, g in items:
+        events = read_gcg(path).events
+        turns = [e for e in events if e.kind in TURN_KINDS]
+        assert len(g.rows) == len(turns), path
+        assert [r["line"] for r in g.rows] == [e.line for e in turns]
+        assert [r["points"] for r in g.rows] == [e.score for e in turns]
+        assert [r["move"] for r in g.rows] == [e.move for e in turns]
+        last = {}
+        for e in events:
+            last[e.player] = e.total
+        assert g.final == [last[0], last[1]]
+        for r in g.rows:  # totals after each turn: the last recorded line of that turn
+            assert r["spread"] == r["score"] - r["opp_score"]
+        s = g.summary()
+        assert [s["per_player"][n]["final"] for n, _ in g.players] == g.final
+        assert sum(p["turns"] for p in s["per_player"].values()) == len(turns)
+    # en/001: a phony withdrawn (the turn scores 0 after the -- line), a pass, an exchange of "-N"
+    rows = real["en/001"].rows
+    w = [r for r in rows if r["withdrawn"]]
+    assert len(w) == 1 and "valued as the pass" in w[0]["note"]
+    i = rows.index(w[0])
+    assert w[0]["score"] == (rows[i - 2]["score"] if i >= 2 else 0)
+    assert w[0]["equity_lost"] == pytest.approx(w[0]["best_v"])  # the pass is worth v = 0
+    counted = [r for r in rows if re.fullmatch(r"-\d+", r["move"] or "")]
+    assert counted and all(not r["analysed"] for r in counted)
+
+
+def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):
+    cases = require_cases()
+    text = (cases / "es" / "001.gcg").read_text(encoding="utf-8")
+    # drop p2's racks: only the tiles played are known
+    stripped = re.sub(r"^(>p2: )\S+ (?=[0-9A-O]+[0-9A-O]* |-)", r"\1", text, flags=re.M)
+    assert stripped.count(">p2: ") == text.count(">p2: ") and stripped != text
+    path = tmp_path / "no-racks.gcg"
+    path.write_text(stripped, encoding="utf-8")
+    g = analyzer.analyze(path)
+    full = analyzer.analyze(cases / "es" / "001.gcg")
+    spec = pack_es.spec
+    for r, v, f in zip(g.rows, g.views, full.rows):
+        assert r["points"] == f["points"] and r["score"] == f["score"]
+        if r["player"] == "p1":
+            assert {k: x for k, x in r.items() if k not in ("game", "path")} == \
+                {k: x for k, x in f.items() if k not in ("game", "path")}
+            continue
+        assert r["rack"] == "" and not r["rack_known"]
+        if r["kind"] == "pass":
+            assert not r["analysed"] and "nothing to analyse" in r["note"]
+            continue
+        assert r["analysed"] and UNKNOWN_RACK in r["note"]
+        # every candidate used only the tiles played: the played move leaves nothing
+        assert r["leave"] == "" and r["rank"] is not None
+        played = Move.from_gcg(r["move"], v.before, spec).rack_counts(spec)
+        assert (Move.from_gcg(r["best"], v.before, spec).rack_counts(spec) <= played).all()
+        assert not r["missed_bingo"]
+        assert r["cgp"].split()[1] == "/"  # no rack in the CGP: neither is known
+    s = g.summary()["per_player"]["p2"]
+    assert s["analysed"] == 0 and s["equity_lost_per_turn"] is None
+
+
+def test_player_option_and_unknown_player(analyzer):
+    cases = require_cases()
+    g = analyzer.analyze(cases / "es" / "001.gcg", player="Player Two")
+    assert all(r["analysed"] == (r["player"] == "p2") for r in g.rows if r["rack"])
+    with pytest.raises(AnalysisError, match="no player 'nobody'; the players are p1 \\(Player One\\)"):
+        analyzer.analyze(cases / "es" / "001.gcg", player="nobody")
+
+
+# -- rendering ------------------------------------------------------------------------------------
+def test_board_svg_shows_digraphs_blanks_and_both_moves(real, pack_es):
+    from heuri.render import board_svg
+
+    g = real["es/001"]
+    v = g.views[8]  # turn 9: 1G [CH]ICAS played; the engine's best L12 [CH]IC elsewhere
+    assert v.row["move"] == "1G [CH]ICAS" and v.row["best"] == "L12 [CH]IC"
+    svg = board_svg(v.board, played=v.played, second=v.best)
+    assert svg.count('class="tl tile played"') == 5
+    assert re.search(r'<g class="tl tile played" data-sq="1G">.*?>CH</text>', svg)
+    assert svg.count('class="second"') == 3 and 'data-sq="12L"' in svg
+    assert svg.count('class="sq ') == 225
+    v = g.views[10]  # turn 11: N4 ÑaJO, a blank for the A
+    assert v.row["move"] == "N4 ÑaJO" and int(v.board.blanks.sum()) == 1
+    svg = board_svg(v.board, played=v.played)
+    assert len(re.findall(r'<g class="tl tile blank played" data-sq="5N">.*?>A</text></g>', svg)) == 1
+
+
+# -- the command ----------------------------------------------------------------------------------
+def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
+    cases = require_cases()
+    bad = tmp_path / "in" / "bad.gcg"
+    bad.parent.mkdir()
+    bad.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETSINA +66 66\n>b: ABC 8X ZZ +3 3\n",
+                   encoding="utf-8")
+    out = tmp_path / "out"
+    rc = main(["analyze", str(cases / "es" / "001.gcg"), str(bad), str(selfplay[0]), "--lang", "es",
+               "--out", str(out), "--jobs", "2", "--quiet"])
+    text = capsys.readouterr().out
+    assert rc == 1
+    assert f"{bad}:4:" in text and "1 of 3 records failed" in text  # file and line named
+    df = pl.read_parquet(out / "turns.parquet")
+    assert df.columns == list(ROW_SCHEMA) and df.height == 23 + len(selfplay[1].rows)
+    assert sorted(df["game"].unique()) == ["001", "es-heuri3-vs-greedy"]
+    s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert [g["id"] for g in s["games"]] == ["001", "es-heuri3-vs-greedy"]
+    assert s["failed"][0][0] == str(bad) and "bad.gcg:4" in s["failed"][0][1]
+    players = {p["nick"]: p for p in s["players"]}
+    assert players["greedy"]["games"] == 1 and len(players["greedy"]["worst"]) == 5
+    assert players["heuri3"]["equity_lost_per_turn"] == 0
+    index = (out / "index.html").read_text(encoding="utf-8")
+    w = players["greedy"]["worst"][0]
+    assert f'href="games/{w["game"]}.html#turn-{w["turn"]}"' in index
+    page = (out / "games" / "001.html").read_text(encoding="utf-8")
+    assert page.count('<section class="turn') == 23
+    assert not re.search(r'(src|href)="(https?:)?//|url\((?!#)|@import|<link', page)  # nothing to fetch
+    # nothing is overwritten without --force
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    rc = main(["analyze", str(selfplay[0]), "--out", str(out), "--quiet"])
+    assert rc == 2 and "give --force" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert main(["analyze", str(selfplay[0]), "--lang", "es", "--out", str(out), "--force", "--quiet"]) == 0
+
+
+def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
+    cases = require_cases()
+    rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl", "--out", str(tmp_path / "a"), "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 1 and "no language 'pl'" in out and "snakemake --cores 2" in out and "pl" in out
+    rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--out", str(tmp_path / "b"), "--quiet"])
+    assert rc == 1 and "cannot tell the language" in capsys.readouterr().out
+    monkeypatch.setenv("HEURI_BUILD", str(tmp_path / "empty"))
+    rc = main(["analyze", str(cases / "es" / "001.gcg"), "--out", str(tmp_path / "c"), "--quiet"])
+    out = capsys.readouterr().out
+    assert rc == 1 and "no built es pack" in out and "snakemake --cores 2 es" in out
+    assert main(["analyze", str(tmp_path / "nowhere.gcg"), "--out", str(tmp_path / "d")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
