@@ -412,7 +412,7 @@ def to_gcg(game: MasterGame):
     add(GcgPragma(0, "tile-distribution", spec.name.lower()))
     add(GcgPragma(0, "note", f"rules: {rules_of(spec).source}"))
     for t in game.turns:
-        rack = format_rack(t.draw.tiles, spec)
+        rack = format_rack(sorted(t.draw.tiles), spec)
         add(GcgEvent(0, MASTER_NICK, 0, "play", rack, t.top_text(spec), t.score, t.cumulative))
         add(GcgPragma(0, "note", draw_note(spec, t)))
     add(GcgPragma(0, "note", f"end: {game.end}; total {game.total}, {len(game.turns)} turns, {game.bingos} bingos"))
@@ -490,7 +490,6 @@ def load_master(path, pack) -> MasterGame:
     game = MasterGame(spec, spec.code, None, lexicon=g.lexicon or "")
     board = Board.empty(spec)
     total = 0
-    notes = {}
     for x in g.items:
         if getattr(x, "name", None) == "note" and x.value.startswith("end: "):
             game.end = x.value[5:].split(";")[0]
@@ -521,11 +520,12 @@ def load_master(path, pack) -> MasterGame:
         game.turns.append(Turn(no, d, board, move, score, (move.gcg(spec),), total,
                                move.n_tiles == spec.rack_size))
         board = board.play(move)
-    del notes
     return game
 
 
 # -- arbitration --------------------------------------------------------------------------------
+#: A submission standing for two moves handed in by one player for one turn (it scores 0).
+TWICE = "\0twice"
 #: Verdict kinds of :class:`Verdict`.
 VERDICTS = ("top", "valid", "wrong-score", "illegal", "missing")
 
@@ -551,6 +551,27 @@ class Verdict:
     reason: str = ""
 
 
+def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None) -> tuple[Placement, int]:
+    """Parse and check a player's move ``text`` (GCG notation) for turn ``t``: the notation,
+    the placement on the board before the turn, every word formed against ``words`` (e.g.
+    ``pack.words``), the tiles against the draw. Returns ``(placement, score)``; raises
+    MoveError saying what is wrong (kinds as :meth:`heuri.board.Board.check`, plus
+    ``"malformed-play"`` and ``"tiles-not-in-rack"``)."""
+    move = Move.from_gcg(text, t.board, spec)
+    if not isinstance(move, Placement):
+        raise MoveError(f"{text.strip()!r} is not a placement; in duplicate every move places tiles",
+                        "malformed-play")
+    t.board.check(move, words)
+    need = move.rack_counts(spec)
+    rack = t.draw.counts(spec)
+    if (need > rack).any():
+        missing = np.maximum(need - rack, 0)
+        lacks = format_rack([i for i in range(spec.n_kinds) for _ in range(int(missing[i]))], spec)
+        raise MoveError(f"move {text.strip()!r}: the draw {format_rack(sorted(t.draw.tiles), spec)} lacks {lacks}"
+                        f" (a blank is written in lower case)", "tiles-not-in-rack")
+    return move, t.board.score(move)
+
+
 def judge(spec: "LanguageSpec", t: Turn, text: str | None, announced: int | None = None,
           words=None) -> Verdict:
     """Decide one move ``text`` (GCG notation: ``H4 MOT``, ``8D WORD``; a blank in lower
@@ -564,21 +585,12 @@ def judge(spec: "LanguageSpec", t: Turn, text: str | None, announced: int | None
     rules = rules_of(spec)
     if text is None or not text.strip():
         return Verdict(t.number, "", "missing", 0, None, announced, t.score, "no move handed in")
+    if text == TWICE:
+        return Verdict(t.number, "", "illegal", 0, None, None, t.score, "two moves handed in for one turn")
     try:
-        move = Move.from_gcg(text, t.board, spec)
-        if not isinstance(move, Placement):
-            raise MoveError(f"{text!r} is not a placement; in duplicate every move places tiles", "malformed-play")
-        t.board.check(move, words)
-        need = move.rack_counts(spec)
-        rack = t.draw.counts(spec)
-        if (need > rack).any():
-            missing = np.maximum(need - rack, 0)
-            raise MoveError(f"the draw {format_rack(sorted(t.draw.tiles), spec)} lacks "
-                            f"{format_rack([i for i in range(spec.n_kinds) for _ in range(int(missing[i]))], spec)}",
-                            "tiles-not-in-rack")
+        move, real = check_move(spec, t, text, words)
     except MoveError as e:
         return Verdict(t.number, text.strip(), "illegal", 0, None, announced, t.score, str(e))
-    real = t.board.score(move)
     if announced is None or announced != real:
         pts = real if rules.wrong_score == "warning" else 0
         why = "no score announced" if announced is None else f"announced {announced}, the move scores {real}"
