@@ -26,40 +26,15 @@ turn score 0 too (FISF: "plusieurs bulletins pour le même coup").
 from __future__ import annotations
 
 import csv
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult
-from .errors import MoveError
-from .move import parse_coord
+from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation
 
 if TYPE_CHECKING:  # pragma: no cover
     from .spec import LanguageSpec
 
 REQUIRED = ("player", "turn", "move")
-
-_TOKEN = re.compile(r"\[[^\]]+\]|.")
-
-
-def check_notation(text: str, spec: "LanguageSpec") -> str | None:
-    """None when ``text`` is a placement in GCG notation for ``spec``'s board (a coordinate
-    and a word of letters, ``.`` or ``[XX]`` tiles of the language), else why not."""
-    parts = text.split()
-    if len(parts) != 2:
-        return f"{text!r} is not '<coordinate> <word>' (8D WORD across, H4 MOT down)"
-    try:
-        parse_coord(parts[0], spec.board_size)
-    except MoveError as e:
-        return str(e)
-    for tok in _TOKEN.findall(parts[1]):
-        if tok == ".":
-            continue
-        body = tok[1:-1] if tok.startswith("[") else tok
-        if tok == "[" or not body.isalpha() or body.upper() not in spec.tiles:
-            return f"{tok!r} in {parts[1]!r} is not a tile of {spec.name}"
-    return None
-
 
 def read_sheets(paths, game: MasterGame) -> dict:
     """Read players' sheets (CSV files, see the module doc) for ``game``.
@@ -224,7 +199,7 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
             vs.append({"points": v.points, "css": css,
                        "title": f"{v.move or '-'}: {v.kind}" + (f" ({v.reason})" if v.reason else "")})
         ranking.append({**row, "verdicts": vs})
-    turns = [{"number": t.number, "draw": t.draw.text(spec), "top": t.top_text(spec), "score": t.score,
+    turns = [{"number": t.number, "draw": t.draw.text(spec), "top": t.top_word(spec), "score": t.score,
               "cumulative": t.cumulative, "n_tops": len(t.tops)} for t in game.turns]
     return env.from_string(_HTML).render(
         lang=spec.code, title=title or f"Duplicate ranking ({spec.name})", gid=game.game_id, turns=turns,

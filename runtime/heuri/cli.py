@@ -328,7 +328,7 @@ def cmd_duplicate_new(args) -> int:
     for col in ("turn", "draw", "top", "score", "total", "tops", "rejected"):
         t.add_column(col, justify="right" if col in ("turn", "score", "total", "tops") else "left")
     for row in df.iter_rows(named=True):
-        t.add_row(str(row["turn"]), row["draw"], row["top"], str(row["score"]), str(row["cumulative"]),
+        t.add_row(str(row["turn"]), row["draw"], f'{row["position"]} {row["word"]}', str(row["score"]), str(row["cumulative"]),
                   str(row["tops"]), row["rejected"])
     Console().print(t)
     print(f"wrote {paths[0]}, {paths[1]}, {paths[2]}")

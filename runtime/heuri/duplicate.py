@@ -37,6 +37,7 @@ shape (L+1,), int64, blank last.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,7 @@ import numpy as np
 
 from .board import Board
 from .errors import HeuriError, MoveError
-from .move import Move, Placement, format_rack
+from .move import Move, Placement, format_rack, parse_coord
 
 if TYPE_CHECKING:  # pragma: no cover
     from .spec import DuplicateRules, LanguageSpec
@@ -251,7 +252,8 @@ class Turn:
 
     ``number``: 1-based; ``draw``: the :class:`Draw`; ``board``: the :class:`Board` before
     the move; ``top``: the master move (a Placement); ``score``: its points;
-    ``tops``: every move scoring as much (GCG texts, the master move first);
+    ``tops``: every move scoring as much (coordinate and whole word, played-through tiles
+    written out; the master move first);
     ``cumulative``: the master total after this turn (points); ``bingo``: the top places
     the whole rack; ``no_move_redraws``: draws sent back because no move could be played."""
 
@@ -268,6 +270,11 @@ class Turn:
     def top_text(self, spec: "LanguageSpec") -> str:
         """The master move in GCG notation (``8D WORD``; ``.`` for played-through tiles)."""
         return self.top.gcg(spec)
+
+    def top_word(self, spec: "LanguageSpec") -> str:
+        """The master move as the arbitrator announces it: the coordinate and the whole
+        word, played-through tiles written out (``E3 VAINQUENT``)."""
+        return self.top.gcg(spec, dots=False, board=self.board)
 
 
 @dataclass
@@ -359,7 +366,8 @@ def master_game(pack, seed: int | None = 1, max_turns: int | None = None) -> Mas
         score = int(moves[i]["score"])
         total += score
         same = [j for j in np.flatnonzero(moves["score"] == score) if j != i]
-        tops = (top.gcg(spec),) + tuple(Move.from_record(moves[j], spec).gcg(spec) for j in same)
+        tops = tuple(m.gcg(spec, dots=False, board=board)
+                     for m in [top] + [Move.from_record(moves[j], spec) for j in same])
         game.turns.append(Turn(turn, d, board, top, score, tops, total, top.n_tiles == spec.rack_size,
                                tuple(sent_back)))
         left = d.counts(spec) - top.rack_counts(spec)
@@ -490,6 +498,7 @@ def load_master(path, pack) -> MasterGame:
     game = MasterGame(spec, spec.code, None, lexicon=g.lexicon or "")
     board = Board.empty(spec)
     total = 0
+    leave = np.zeros(spec.n_kinds, dtype=np.int64)
     for x in g.items:
         if getattr(x, "name", None) == "note" and x.value.startswith("end: "):
             game.end = x.value[5:].split(";")[0]
@@ -516,14 +525,24 @@ def load_master(path, pack) -> MasterGame:
         rack = np.bincount(np.asarray(ids, dtype=np.int64), minlength=spec.n_kinds)
         if (move.rack_counts(spec) > rack).any():
             raise DuplicateError(f"{where}: field 'move': {ev.move!r} uses tiles the draw {ev.rack} lacks")
-        d = Draw(no, (), tuple(ids))
-        game.turns.append(Turn(no, d, board, move, score, (move.gcg(spec),), total,
+        # The leave is the last rack less the last top, when this rack still holds it
+        # (else the draw was rejected and every tile is new).
+        kept = np.minimum(rack, leave)
+        ids_left = [int(i) for i in np.repeat(np.arange(spec.n_kinds), kept)] if (kept == leave).all() else []
+        new = list(ids)
+        for x in ids_left:
+            new.remove(x)
+        d = Draw(no, tuple(ids_left), tuple(new))
+        game.turns.append(Turn(no, d, board, move, score, (move.gcg(spec, dots=False, board=board),), total,
                                move.n_tiles == spec.rack_size))
+        leave = rack - move.rack_counts(spec)
         board = board.play(move)
     return game
 
 
 # -- arbitration --------------------------------------------------------------------------------
+_TOKEN = re.compile(r"\[[^\]]+\]|.")
+
 #: A submission standing for two moves handed in by one player for one turn (it scores 0).
 TWICE = "\0twice"
 #: Verdict kinds of :class:`Verdict`.
@@ -551,16 +570,35 @@ class Verdict:
     reason: str = ""
 
 
+def check_notation(text: str, spec: "LanguageSpec") -> str | None:
+    """None when ``text`` is a placement in GCG notation for ``spec``'s board (a coordinate
+    and a word of letters, ``.`` or ``[XX]`` tiles of the language), else why not."""
+    parts = text.split()
+    if len(parts) != 2:
+        return f"{text!r} is not '<coordinate> <word>' (8D WORD across, H4 MOT down)"
+    try:
+        parse_coord(parts[0], spec.board_size)
+    except MoveError as e:
+        return str(e)
+    for tok in _TOKEN.findall(parts[1]):
+        if tok == ".":
+            continue
+        body = tok[1:-1] if tok.startswith("[") else tok
+        if tok == "[" or not body.isalpha() or body.upper() not in spec.tiles:
+            return f"{tok!r} in {parts[1]!r} is not a tile of {spec.name}"
+    return None
+
+
 def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None) -> tuple[Placement, int]:
     """Parse and check a player's move ``text`` (GCG notation) for turn ``t``: the notation,
     the placement on the board before the turn, every word formed against ``words`` (e.g.
     ``pack.words``), the tiles against the draw. Returns ``(placement, score)``; raises
     MoveError saying what is wrong (kinds as :meth:`heuri.board.Board.check`, plus
     ``"malformed-play"`` and ``"tiles-not-in-rack"``)."""
+    why = check_notation(" ".join(text.split()), spec)
+    if why:
+        raise MoveError(why, "malformed-play")
     move = Move.from_gcg(text, t.board, spec)
-    if not isinstance(move, Placement):
-        raise MoveError(f"{text.strip()!r} is not a placement; in duplicate every move places tiles",
-                        "malformed-play")
     t.board.check(move, words)
     need = move.rack_counts(spec)
     rack = t.draw.counts(spec)

@@ -193,7 +193,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
             mine = f"{r.move} {r.score}" if r.move else "no move, 0"
             verdict = "[green]top![/green]" if r.is_top else f"{r.score - t.score:+d}"
             others = f" (equal tops: {', '.join(t.tops[1:])})" if len(t.tops) > 1 else ""
-            con.print(f"you: {mine}   top: {t.top_text(spec)} {t.score}{others}   {verdict}   "
+            con.print(f"you: {mine}   top: {t.top_word(spec)} {t.score}{others}   {verdict}   "
                       f"total {tr.total} / {tr.top_total} = {tr.percent:.1f} %, {tr.tops} tops", highlight=False)
             if pause and not tr.over:
                 await _ask(session, "Enter for the next turn ", None)
@@ -204,7 +204,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
         table.add_column(col, justify="right" if col in ("turn", "pts", "top pts") else "left")
     for r in tr.results:
         table.add_row(str(r.turn.number), r.turn.draw.text(spec), r.move or "-", str(r.score),
-                      r.turn.top_text(spec), str(r.turn.score))
+                      r.turn.top_word(spec), str(r.turn.score))
     con.print(table)
     return tr
 
