@@ -345,3 +345,29 @@ def test_trainer_screen(fr_game, pack_fr):
     assert "you: 8H JUGE 24   top: 8D JUGEE 42   -18" in out
     assert "you: E3 VAINQ.E 34   top: E3 VAINQUE 34   top!   total 58 / 76 = 76.3 %, 1 tops" in out
     assert [r.score for r in tr.results] == [24, 34]
+
+
+# -- the spec table --------------------------------------------------------------------------------
+def test_spec_duplicate_table(tmp_path, tiny_pack):
+    from heuri.errors import SpecError
+    from heuri.spec import load_spec
+
+    fr = load_spec("fr").duplicate
+    assert (fr.vowels, fr.both, fr.blank, fr.early_turns, fr.early_minimum, fr.late_minimum) == \
+        (("A", "E", "I", "O", "U"), ("Y",), "both", 15, 2, 1)
+    assert (fr.wrong_score, fr.free_warnings, fr.warning_penalty) == ("warning", 3, 5)
+    assert load_spec("es").duplicate.both == ()
+    with pytest.raises(DuplicateError, match=r"Tiny \(tiny\): its spec.toml has no \[duplicate\] table"):
+        master_game(tiny_pack, seed=1)
+    base = (DATA / "tiny" / "spec.toml").read_text()
+    table = ('\n[duplicate]\nsource = "x"\nvowels = ["A", "E"]\nboth = []\nblank = "both"\nearly_turns = 2\n'
+             'early_minimum = 1\nlate_minimum = 1\ntie_rule = "board-order"\nwrong_score = "warning"\n'
+             'free_warnings = 3\nwarning_penalty = 5\n')
+    for change, message in ((('vowels = ["A", "E"]', 'vowels = ["A", "Q"]'), r"'vowels' lists \['Q'\]"),
+                            (('blank = "both"', 'blank = "any"'), "blank must be one of"),
+                            (('early_turns = 2', 'early_turns = "2"'), "field 'early_turns' must be int"),
+                            (('tie_rule = "board-order"\n', ''), "missing field 'tie_rule'")):
+        p = tmp_path / "spec.toml"
+        p.write_text(base + table.replace(*change))
+        with pytest.raises(SpecError, match=r"\[duplicate\]: " + message):
+            load_spec(p)
