@@ -133,6 +133,7 @@ def test_tops_equal_the_brute_force_top(fr_game, es_game, tiny_dup_pack):
             best = max(m[-1] for m in moves)
             assert t.score == best, (spec.code, t.number)
             assert len(t.tops) == sum(m[-1] == best for m in moves)
+            assert t.bingo_moves == sum(m[-2] == spec.rack_size for m in moves)
 
 
 def test_tie_rule_is_board_order(pack_fr):
@@ -202,6 +203,10 @@ def test_load_master_refuses_other_records(tmp_path, pack_fr):
         load_master(p, pack_fr)
     p.write_text("#game-type duplicate\n#player1 master M\n>master: AEGJMUV 8D JUGEE +40 40\n")
     with pytest.raises(DuplicateError, match=r"x.gcg:3: field 'score': recorded 40, the board gives 42"):
+        load_master(p, pack_fr)
+    p.write_text("#game-type duplicate\n#player1 master M\n>master: AEGJMUV 8H JUGE +24 24\n")
+    with pytest.raises(DuplicateError, match=r"x.gcg:3: field 'move': '8H JUGE' scores 24 but the top of AEGJMUV "
+                                             r"on this board is 42 \(8D JUGEE\)"):
         load_master(p, pack_fr)
 
 
@@ -371,3 +376,21 @@ def test_spec_duplicate_table(tmp_path, tiny_pack):
         p.write_text(base + table.replace(*change))
         with pytest.raises(SpecError, match=r"\[duplicate\]: " + message):
             load_spec(p)
+
+
+def test_septet_probability_is_the_hypergeometric_sum(pack_fr, fr_game):
+    from heuri.duplicate import septet_probability
+    from heuri.probability import key_rows, p_key
+
+    spec = pack_fr.spec
+    rows = key_rows(pack_fr)[np.asarray(pack_fr.keys.is_septet)]
+    kc = np.zeros((len(rows), spec.n_kinds), np.int64)
+    for j in range(rows.shape[1]):
+        np.add.at(kc, (np.arange(len(rows)), rows[:, j].astype(np.int64)), 1)
+    t = fr_game.turns[2]                       # leave M kept from turn 2
+    leave = np.bincount(np.asarray(t.draw.leave, dtype=np.int64), minlength=spec.n_kinds)
+    U = spec.distribution() - t.board.tile_counts() - leave
+    want = float(p_key(U, leave, kc, bag_size=int(U.sum())).sum())
+    assert t.p_septet == pytest.approx(want, rel=1e-9)
+    assert septet_probability(pack_fr, t.board, leave) == pytest.approx(want, rel=1e-9)
+    assert 0.0 < fr_game.turns[0].p_septet < 1.0

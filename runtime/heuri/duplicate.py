@@ -255,7 +255,11 @@ class Turn:
     ``tops``: every move scoring as much (coordinate and whole word, played-through tiles
     written out; the master move first);
     ``cumulative``: the master total after this turn (points); ``bingo``: the top places
-    the whole rack; ``no_move_redraws``: draws sent back because no move could be played."""
+    the whole rack; ``no_move_redraws``: draws sent back because no move could be played;
+    ``bingo_moves``: placements of the whole draw on this board (the explanation of a
+    bingo turn, or of a missed one); ``p_septet``: before the draw, the probability that the
+    leave kept plus tiles drawn at random from the bag make a septet, a rack that spells a
+    word (:func:`septet_probability`; None when not computed)."""
 
     number: int
     draw: Draw
@@ -266,6 +270,8 @@ class Turn:
     cumulative: int
     bingo: bool
     no_move_redraws: tuple[tuple[int, ...], ...] = ()
+    bingo_moves: int = 0
+    p_septet: float | None = None
 
     def top_text(self, spec: "LanguageSpec") -> str:
         """The master move in GCG notation (``8D WORD``; ``.`` for played-through tiles)."""
@@ -312,6 +318,25 @@ class MasterGame:
         return last.board.play(last.top)
 
 
+def septet_probability(pack, board: Board, leave) -> float:
+    """Probability that the count vector ``leave`` plus ``rack_size - |leave|`` tiles drawn
+    uniformly from the bag (every tile neither on ``board`` nor in the leave) is a septet of
+    the pack (a rack whose tiles spell a word, blanks included): the multivariate
+    hypergeometric sum of :func:`heuri.probability.leave_table` over the septets. The draw
+    rule's rejections are not modelled (the draw before any rejection)."""
+    from .probability import leave_table
+
+    spec = pack.spec
+    lv = np.asarray(leave, dtype=np.int64)
+    U = spec.distribution() - board.tile_counts() - lv
+    if int(U.sum()) < spec.rack_size - int(lv.sum()):
+        return 0.0
+    use = np.asarray(pack.keys.is_septet)
+    leaves, _, p = leave_table(pack, lv, U, use, np.ones(len(use)), bag_size=int(U.sum()))
+    i = int(np.flatnonzero((leaves.astype(np.int64) == lv).all(axis=1))[0])
+    return float(p[i])
+
+
 def game_id(spec: "LanguageSpec", turns) -> str:
     """A short id of a master game: ``<lang>-<12 hex digits>``, the SHA-256 of its draws,
     tops and scores, so that a players' sheet can say which game it is for. ``turns``:
@@ -322,14 +347,15 @@ def game_id(spec: "LanguageSpec", turns) -> str:
     return f"{spec.code}-{h.hexdigest()[:12]}"
 
 
-def master_game(pack, seed: int | None = 1, max_turns: int | None = None) -> MasterGame:
+def master_game(pack, seed: int | None = 1, max_turns: int | None = None, explain: bool = True) -> MasterGame:
     """Generate the master game of ``seed`` for a language pack.
 
     Each turn: draw (:func:`draw_rack`), list every placement with the move generator
     (:func:`heuri.movegen.generate`), keep the top (:func:`pick_top`), play it. Stops when
     no valid draw can be made, when the draw has no move and the bag is empty, or after
-    ``max_turns`` turns. Deterministic: the same pack and seed give the same game. Raises
-    DuplicateError when the language has no duplicate rules."""
+    ``max_turns`` turns. ``explain``: compute each turn's ``p_septet`` (a few ms a turn).
+    Deterministic: the same pack and seed give the same game. Raises DuplicateError when
+    the language has no duplicate rules."""
     from .movegen import generate
 
     spec = pack.spec
@@ -342,6 +368,8 @@ def master_game(pack, seed: int | None = 1, max_turns: int | None = None) -> Mas
     total = 0
     turn = 1
     while max_turns is None or turn <= max_turns:
+        p7 = septet_probability(pack, board, np.bincount(np.asarray(leave, dtype=np.int64),
+                                                          minlength=spec.n_kinds)) if explain else None
         d = draw_rack(spec, rng, leave, bag, turn)
         if d is None:
             game.end = "no valid draw"
@@ -369,7 +397,7 @@ def master_game(pack, seed: int | None = 1, max_turns: int | None = None) -> Mas
         tops = tuple(m.gcg(spec, dots=False, board=board)
                      for m in [top] + [Move.from_record(moves[j], spec) for j in same])
         game.turns.append(Turn(turn, d, board, top, score, tops, total, top.n_tiles == spec.rack_size,
-                               tuple(sent_back)))
+                               tuple(sent_back), int((moves["n_tiles"] == spec.rack_size).sum()), p7))
         left = d.counts(spec) - top.rack_counts(spec)
         leave = [int(t) for t in np.repeat(np.arange(spec.n_kinds), left)]
         board = board.play(top)
@@ -397,6 +425,9 @@ def draw_note(spec: "LanguageSpec", t: Turn) -> str:
         parts.append("no move, sent back " + " ".join(format_rack(sorted(r), spec) for r in t.no_move_redraws))
     if len(t.tops) > 1:
         parts.append(f"{len(t.tops)} tops at {t.score}: " + ", ".join(t.tops))
+    parts.append(f"{t.bingo_moves} bingos on the board")
+    if t.p_septet is not None:
+        parts.append(f"p(septet) {t.p_septet:.3f}")
     return "; ".join(parts)
 
 
@@ -440,7 +471,7 @@ def cgp_before(game: MasterGame, t: Turn) -> str:
 
 
 SHEET_COLUMNS = ("turn", "draw", "leave", "new", "rejected", "vowels", "consonants", "top", "position",
-                 "word", "score", "cumulative", "tops", "bingo", "cgp")
+                 "word", "score", "cumulative", "tops", "bingo", "bingo_moves", "p_septet", "cgp")
 
 
 def sheet(game: MasterGame):
@@ -450,8 +481,10 @@ def sheet(game: MasterGame):
     ``rejected`` (rejected draws, space-separated), ``vowels``, ``consonants`` (of the
     draw), ``top`` (GCG move), ``position`` (its coordinate: ``8D`` across, ``H4`` down),
     ``word`` (the whole main word, blanks lower case), ``score``, ``cumulative`` (points),
-    ``tops`` (how many moves score the top), ``bingo`` (bool), ``cgp`` (the position before
-    the move, :func:`cgp_before`)."""
+    ``tops`` (how many moves score the top), ``bingo`` (bool: the top is a bingo),
+    ``bingo_moves`` (placements of the whole draw), ``p_septet`` (probability, before the
+    draw, of a septet: :func:`septet_probability`; null when not computed), ``cgp`` (the
+    position before the move, :func:`cgp_before`)."""
     import polars as pl
 
     spec = game.spec
@@ -466,23 +499,27 @@ def sheet(game: MasterGame):
             "rejected": " ".join(format_rack(sorted(r), spec) for r in t.draw.rejected),
             "vowels": nv, "consonants": nc, "top": t.top_text(spec), "position": coord, "word": word,
             "score": t.score, "cumulative": t.cumulative, "tops": len(t.tops), "bingo": t.bingo,
-            "cgp": cgp_before(game, t),
+            "bingo_moves": t.bingo_moves, "p_septet": t.p_septet, "cgp": cgp_before(game, t),
         })
     schema = {"turn": pl.Int32, "draw": pl.Utf8, "leave": pl.Utf8, "new": pl.Utf8, "rejected": pl.Utf8,
               "vowels": pl.Int32, "consonants": pl.Int32, "top": pl.Utf8, "position": pl.Utf8, "word": pl.Utf8,
-              "score": pl.Int32, "cumulative": pl.Int32, "tops": pl.Int32, "bingo": pl.Boolean, "cgp": pl.Utf8}
+              "score": pl.Int32, "cumulative": pl.Int32, "tops": pl.Int32, "bingo": pl.Boolean,
+              "bingo_moves": pl.Int32, "p_septet": pl.Float64, "cgp": pl.Utf8}
     return pl.DataFrame(rows, schema=schema)
 
 
-def load_master(path, pack) -> MasterGame:
+def load_master(path, pack, explain: bool = True) -> MasterGame:
     """Read a master game back from its GCG record (as :func:`to_gcg` writes it), replaying
-    every top on the board and checking its score and the running total. Raises
+    every top on the board and checking its score, that it is a top of the recorded draw
+    (the move generator lists the draw's moves) and the running total. Raises
     DuplicateError (file and line) for a record that is not a one-player duplicate game, a
-    move that is illegal on the board or a score the engine does not confirm."""
+    move that is illegal on the board or not a top, or a score the engine does not
+    confirm. ``explain``: as :func:`master_game`."""
     from pathlib import Path
 
     from .errors import GcgError
     from .gcg import read_gcg
+    from .movegen import generate
 
     spec = pack.spec
     p = str(path)
@@ -533,8 +570,20 @@ def load_master(path, pack) -> MasterGame:
         for x in ids_left:
             new.remove(x)
         d = Draw(no, tuple(ids_left), tuple(new))
-        game.turns.append(Turn(no, d, board, move, score, (move.gcg(spec, dots=False, board=board),), total,
-                               move.n_tiles == spec.rack_size))
+        moves = generate(pack, board.letters, board.blanks, rack, exchanges=False)
+        best = int(moves["score"].max()) if len(moves) else 0
+        if score != best:
+            i = pick_top(spec, moves)
+            raise DuplicateError(f"{where}: field 'move': {ev.move!r} scores {score} but the top of {ev.rack} on "
+                                 f"this board is {best} ({Move.from_record(moves[i], spec).gcg(spec)}); a master "
+                                 f"game plays the top every turn")
+        mine = move.gcg(spec, dots=False, board=board)
+        others = [Move.from_record(moves[j], spec).gcg(spec, dots=False, board=board)
+                  for j in np.flatnonzero(moves["score"] == best)]
+        tops = (mine,) + tuple(x for x in others if x != mine)
+        p7 = septet_probability(pack, board, leave) if explain else None
+        game.turns.append(Turn(no, d, board, move, score, tops, total, move.n_tiles == spec.rack_size, (),
+                               int((moves["n_tiles"] == spec.rack_size).sum()), p7))
         leave = rack - move.rack_counts(spec)
         board = board.play(move)
     return game

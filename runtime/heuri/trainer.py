@@ -133,6 +133,18 @@ def _header(tr: Trainer, t: Turn) -> str:
             f"{tr.tops} tops")
 
 
+def explain(tr: Trainer, t: Turn) -> str:
+    """One line on the draw: the bingos it had on the board, and how likely a septet was
+    before the draw (:func:`heuri.duplicate.septet_probability`)."""
+    n = t.bingo_moves
+    s = "no bingo on this board" if n == 0 else f"{n} bingo{'s' if n > 1 else ''} on this board"
+    if n and not t.bingo:
+        s += " (none tops)"
+    if t.p_septet is not None:
+        s += f"; before the draw, a septet (a rack spelling a word) had p = {t.p_septet:.3f}"
+    return s
+
+
 async def _ask(session, message: str, deadline: float | None):
     """One prompt; None when the deadline passes first. The bottom toolbar counts down."""
     def toolbar():
@@ -195,6 +207,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
             others = f" (equal tops: {', '.join(t.tops[1:])})" if len(t.tops) > 1 else ""
             con.print(f"you: {mine}   top: {t.top_word(spec)} {t.score}{others}   {verdict}   "
                       f"total {tr.total} / {tr.top_total} = {tr.percent:.1f} %, {tr.tops} tops", highlight=False)
+            con.print(f"  {explain(tr, t)}", highlight=False)
             if pause and not tr.over:
                 await _ask(session, "Enter for the next turn ", None)
     except (EOFError, KeyboardInterrupt):
