@@ -201,11 +201,11 @@ def test_load_master_refuses_other_records(tmp_path, pack_fr):
     p.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETSINA +66 66\n")
     with pytest.raises(DuplicateError, match="not a duplicate master game"):
         load_master(p, pack_fr)
-    p.write_text("#game-type duplicate\n#player1 master M\n>master: AEGJMUV 8D JUGEE +40 40\n")
+    p.write_text("#game-type duplicate\n#player1 master M\n>master: EEGJMUV 8D JUGEE +40 40\n")
     with pytest.raises(DuplicateError, match=r"x.gcg:3: field 'score': recorded 40, the board gives 42"):
         load_master(p, pack_fr)
-    p.write_text("#game-type duplicate\n#player1 master M\n>master: AEGJMUV 8H JUGE +24 24\n")
-    with pytest.raises(DuplicateError, match=r"x.gcg:3: field 'move': '8H JUGE' scores 24 but the top of AEGJMUV "
+    p.write_text("#game-type duplicate\n#player1 master M\n>master: EEGJMUV 8H JUGE +24 24\n")
+    with pytest.raises(DuplicateError, match=r"x.gcg:3: field 'move': '8H JUGE' scores 24 but the top of EEGJMUV "
                                              r"on this board is 42 \(8D JUGEE\)"):
         load_master(p, pack_fr)
 
