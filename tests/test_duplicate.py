@@ -90,6 +90,16 @@ def test_invalid_draw_goes_back_whole(pack_fr):
     assert draw_rack(fr, np.random.default_rng(5), leave, fr.parse_tiles("STRN"), turn=3) is None
 
 
+def test_a_long_run_of_rejections_ends_in_a_built_rack(pack_fr):
+    from heuri.duplicate import MAX_REDRAWS
+
+    fr = pack_fr.spec
+    bag = fr.parse_tiles("AE" + "B" * 300)        # 2 vowels among 302 tiles: valid draws are rare
+    d = draw_rack(fr, np.random.default_rng(0), [], bag, turn=1)
+    assert d.forced and len(d.rejected) == MAX_REDRAWS
+    assert sorted(fr.format_tiles(d.tiles, "?")) == sorted("AEBBBBB") and len(bag) == 295
+
+
 def test_master_game_obeys_the_draw_rule(fr_game, es_game, pack_fr):
     for game in (fr_game, es_game):
         spec = game.spec

@@ -174,7 +174,7 @@ _HTML = """<!DOCTYPE html>
 {% for t in turns %}<tr><td>{{ t.number }}</td><td class="l">{{ t.draw }}</td><td class="l">{{ t.top }}</td>
 <td>{{ t.score }}</td><td>{{ t.cumulative }}</td><td>{{ t.n_tops }}</td></tr>
 {% endfor %}</table>
-<p>Green: a top; yellow: a warning (score missing or wrong); red: 0 (invalid or missing move).
+<p>Green: a top; yellow: a warning (score missing or wrong; the move keeps its real score); red: 0 (invalid or missing move).
 Written by heuri duplicate score.</p>
 </body></html>
 """
@@ -194,8 +194,9 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
     for row, r in zip(frame.iter_rows(named=True), results):
         vs = []
         for v in r.verdicts:
-            css = ("top" if v.real is not None and v.real == v.top and v.points == v.top else
-                   "warn" if v.kind == "wrong-score" else "zero" if v.points == 0 else "")
+            css = ("warn" if v.kind == "wrong-score" else
+                   "top" if v.real is not None and v.real == v.top and v.points == v.top else
+                   "zero" if v.points == 0 else "")
             vs.append({"points": v.points, "css": css,
                        "title": f"{v.move or '-'}: {v.kind}" + (f" ({v.reason})" if v.reason else "")})
         ranking.append({**row, "verdicts": vs})
