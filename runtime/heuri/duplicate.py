@@ -31,8 +31,9 @@ seed gives the same master game. Racks, leaves and bags are count vectors over t
 shape (L+1,), int64, blank last.
 
 >>> import heuri
->>> g = master_game(heuri.load_pack("fr"), seed=1)             # doctest: +SKIP
->>> g.total, len(g.turns), g.turns[0].top_text                 # doctest: +SKIP
+>>> g = master_game(heuri.load_pack("fr"), seed=1)
+>>> g.total, len(g.turns), g.turns[0].draw.text(g.spec), g.turns[0].top_word(g.spec), g.turns[0].score
+(783, 23, 'EEGJMUV', '8D JUGEE', 42)
 """
 from __future__ import annotations
 
