@@ -404,3 +404,34 @@ def test_septet_probability_is_the_hypergeometric_sum(pack_fr, fr_game):
     assert t.p_septet == pytest.approx(want, rel=1e-9)
     assert septet_probability(pack_fr, t.board, leave) == pytest.approx(want, rel=1e-9)
     assert 0.0 < fr_game.turns[0].p_septet < 1.0
+
+
+def test_trainer_screen_shows_tile_brackets(es_game, pack_es):
+    """A Spanish refusal keeps its [ch] (a blank CH), which rich would read as markup."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from heuri.trainer import Trainer, run_async
+
+    buf = io.StringIO()
+    tr = Trainer(es_game, pack_es.words)
+
+    async def go():
+        with create_pipe_input() as inp:
+            inp.send_text("8d [ch]esas\r8D [CH]ESAS\r")
+            task = asyncio.ensure_future(run_async(tr, 60, Console(file=buf, width=150),
+                                                   PromptSession(input=inp, output=DummyOutput()), pause=False))
+            for _ in range(200):
+                await asyncio.sleep(0.02)
+                if tr.results:
+                    break
+            inp.send_text("\x04")
+            return await asyncio.wait_for(task, 10)
+
+    asyncio.run(go())
+    out = buf.getvalue()
+    assert "refused: move '8d [ch]esas': the draw A[CH]DESST lacks ?????" in out
+    assert "you: 8D [CH]ESAS 28   top: 8D [CH]ESAS 28 (equal tops: 8D [CH]ETAS)   top!" in out
+    assert "draw: A[CH]DESST" in out

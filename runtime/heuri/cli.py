@@ -304,6 +304,8 @@ def cmd_duplicate_new(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from rich.markup import escape
+
     from .duplicate import sheet, to_gcg
     from .gcg import write_gcg
     from .pack import load_pack
@@ -328,8 +330,8 @@ def cmd_duplicate_new(args) -> int:
     for col in ("turn", "draw", "top", "score", "total", "tops", "rejected"):
         t.add_column(col, justify="right" if col in ("turn", "score", "total", "tops") else "left")
     for row in df.iter_rows(named=True):
-        t.add_row(str(row["turn"]), row["draw"], f'{row["position"]} {row["word"]}', str(row["score"]), str(row["cumulative"]),
-                  str(row["tops"]), row["rejected"])
+        t.add_row(str(row["turn"]), escape(row["draw"]), escape(f'{row["position"]} {row["word"]}'),
+                  str(row["score"]), str(row["cumulative"]), str(row["tops"]), escape(row["rejected"]))
     Console().print(t)
     print(f"wrote {paths[0]}, {paths[1]}, {paths[2]}")
     return 0
@@ -358,6 +360,8 @@ def cmd_duplicate_score(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from rich.markup import escape
+
     from .arbitration import ranking_frame, ranking_html, read_sheets, sheet_paths
     from .duplicate import arbitrate
 
@@ -378,7 +382,8 @@ def cmd_duplicate_score(args) -> int:
     for col in ("#", "player", "total", "% of top", "tops", "warnings", "penalty", "illegal", "missing"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for row in frame.iter_rows(named=True):
-        t.add_row(str(row["rank"]), row["player"], str(row["total"]), f"{row['percent']:.2f}", str(row["tops"]),
+        t.add_row(str(row["rank"]), escape(row["player"]), str(row["total"]), f"{row['percent']:.2f}",
+                  str(row["tops"]),
                   str(row["warnings"]), str(row["penalty"]), str(row["illegal"]), str(row["missing"]))
     Console().print(t)
     print(f"wrote {csv_path}, {html_path}")

@@ -170,6 +170,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
     Ctrl-D or Ctrl-C stops the session early. Returns the trainer."""
     from prompt_toolkit import PromptSession
     from rich.console import Console
+    from rich.markup import escape
     from rich.panel import Panel
     from rich.table import Table
 
@@ -181,7 +182,8 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
     try:
         while not tr.over:
             t = tr.current
-            con.print(Panel(t.board.render(), title=_header(tr, t), expand=False), highlight=False)
+            # escape(): tile text such as [ch] (a blank CH) is not rich markup
+            con.print(Panel(escape(t.board.render()), title=escape(_header(tr, t)), expand=False), highlight=False)
             start = time.monotonic()
             deadline = start + time_limit
             accepted = None
@@ -197,7 +199,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
                 try:
                     tr.try_move(text)
                 except MoveError as e:
-                    con.print(f"[red]refused:[/red] {e}", highlight=False)
+                    con.print(f"[red]refused:[/red] {escape(str(e))}", highlight=False)
                     continue
                 accepted = text
                 break
@@ -205,7 +207,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
             mine = f"{r.move} {r.score}" if r.move else "no move, 0"
             verdict = "[green]top![/green]" if r.is_top else f"{r.score - t.score:+d}"
             others = f" (equal tops: {', '.join(t.tops[1:])})" if len(t.tops) > 1 else ""
-            con.print(f"you: {mine}   top: {t.top_word(spec)} {t.score}{others}   {verdict}   "
+            con.print(f"you: {escape(mine)}   top: {escape(t.top_word(spec))} {t.score}{escape(others)}   {verdict}   "
                       f"total {tr.total} / {tr.top_total} = {tr.percent:.1f} %, {tr.tops} tops", highlight=False)
             con.print(f"  {explain(tr, t)}", highlight=False)
             if pause and not tr.over:
@@ -216,8 +218,8 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
     for col in ("turn", "draw", "your move", "pts", "top", "top pts"):
         table.add_column(col, justify="right" if col in ("turn", "pts", "top pts") else "left")
     for r in tr.results:
-        table.add_row(str(r.turn.number), r.turn.draw.text(spec), r.move or "-", str(r.score),
-                      r.turn.top_word(spec), str(r.turn.score))
+        table.add_row(str(r.turn.number), escape(r.turn.draw.text(spec)), escape(r.move or "-"), str(r.score),
+                      escape(r.turn.top_word(spec)), str(r.turn.score))
     con.print(table)
     return tr
 
