@@ -267,6 +267,19 @@ def test_sheet_errors_name_file_line_field(fr_game, tmp_path):
         read_sheets([p], fr_game)
 
 
+def test_wrong_score_rule_zero(fr_game, pack_fr):
+    import dataclasses
+
+    from heuri.arbitration import read_sheets
+    from heuri.duplicate import MasterGame
+
+    spec = dataclasses.replace(pack_fr.spec, duplicate=dataclasses.replace(pack_fr.spec.duplicate, wrong_score="zero"))
+    game = MasterGame(spec, "fr", 1, fr_game.turns, fr_game.end, fr_game.lexicon)
+    res = {r.player: r for r in arbitrate(game, read_sheets([SHEET], game), pack_fr.words)}
+    assert (res["dave"].total, res["dave"].tops, res["dave"].warnings, res["dave"].penalty) == (0, 0, 0, 0)
+    assert res["bob"].total == 24 and res["alice"].total == 114
+
+
 def test_twice_in_a_turn_scores_zero(fr_game, pack_fr, tmp_path):
     from heuri.arbitration import read_sheets
 
@@ -282,6 +295,7 @@ def test_cli_new_and_score(tmp_path, capsys):
     out = tmp_path / "g" / "fr1.gcg"
     assert main(["duplicate", "new", "--lang", "fr", "--seed", "1", "--out", str(out)]) == 0
     assert out.is_file() and out.with_suffix(".csv").is_file() and out.with_suffix(".parquet").is_file()
+    assert "#note turn 1: draw EEGJMUV (3 vowels, 4 consonants; valid); rejected ADLMSTX;" in out.read_text()
     assert main(["duplicate", "new", "--lang", "fr", "--seed", "1", "--out", str(out)]) == 2   # no overwrite
     assert "already exist" in capsys.readouterr().err
     sheets = tmp_path / "sheets"

@@ -720,7 +720,8 @@ def arbitrate(game: MasterGame, submissions: dict, words=None) -> list[PlayerRes
         for t in game.turns:
             text, ann = moves.get(t.number, (None, None))
             verdicts.append(judge(spec, t, text, ann, words))
-        warnings = sum(v.kind == "wrong-score" for v in verdicts)
+        # Under wrong_score = "zero" the move already scores 0: no warning on top of it.
+        warnings = sum(v.kind == "wrong-score" for v in verdicts) if rules.wrong_score == "warning" else 0
         penalty = max(0, warnings - rules.free_warnings) * rules.warning_penalty
         total = sum(v.points for v in verdicts) - penalty
         tops = sum(v.real is not None and v.real == v.top and v.points == v.top for v in verdicts)
