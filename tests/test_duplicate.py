@@ -238,6 +238,8 @@ def test_hand_made_sheet_ranking(fr_game, pack_fr):
     assert frame["rank"].to_list() == [1, 2, 3, 4] and frame["t1"].to_list() == [42, 42, 24, 0]
     html = ranking_html(fr_game, res)
     assert "<td class=\"l\">dave</td>" in html and "fr-579e9c737a76" in html
+    assert "illegal: move &#39;8D JUGEX&#39; forms JUGEX, not in the word list" in html
+    assert "wrong-score: announced 30, the move scores 34" in html
 
 
 def test_sheet_errors_name_file_line_field(fr_game, tmp_path):

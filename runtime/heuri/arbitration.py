@@ -174,6 +174,15 @@ _HTML = """<!DOCTYPE html>
 {% for t in turns %}<tr><td>{{ t.number }}</td><td class="l">{{ t.draw }}</td><td class="l">{{ t.top }}</td>
 <td>{{ t.score }}</td><td>{{ t.cumulative }}</td><td>{{ t.n_tops }}</td></tr>
 {% endfor %}</table>
+<h2>Players' moves</h2>
+{% for r in ranking %}<h3>{{ r.rank }}. {{ r.player }}: {{ r.total }} points</h3>
+<table>
+<tr><th>turn</th><th class="l">move</th><th>announced</th><th>scores</th><th>points</th><th>top</th>
+<th class="l">decision</th></tr>
+{% for v in r.verdicts %}<tr><td>{{ v.turn }}</td><td class="l">{{ v.move or "-" }}</td><td>{{ v.announced }}</td>
+<td>{{ v.real }}</td><td class="{{ v.css }}">{{ v.points }}</td><td>{{ v.top }}</td><td class="l">{{ v.decision }}</td></tr>
+{% endfor %}</table>
+{% endfor %}
 <p>Green: a top; yellow: a warning (score missing or wrong; the move keeps its real score); red: 0 (invalid or missing move).
 Written by heuri duplicate score.</p>
 </body></html>
@@ -182,7 +191,9 @@ Written by heuri duplicate score.</p>
 
 def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | None = None) -> str:
     """A printable HTML page: the ranking (total, % of the top, tops, warnings, penalty and
-    each turn's points, coloured: top, warning, zero) and the master game's turns."""
+    each turn's points, coloured: top, warning, zero), the master game's turns, and each
+    player's moves with the arbitrator's decision (announced score, real score, points,
+    why a move scored 0)."""
     from jinja2 import Environment
 
     from .duplicate import rules_of
@@ -197,8 +208,11 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
             css = ("warn" if v.kind == "wrong-score" else
                    "top" if v.real is not None and v.real == v.top and v.points == v.top else
                    "zero" if v.points == 0 else "")
-            vs.append({"points": v.points, "css": css,
-                       "title": f"{v.move or '-'}: {v.kind}" + (f" ({v.reason})" if v.reason else "")})
+            decision = v.kind + (f": {v.reason}" if v.reason else "")
+            vs.append({"points": v.points, "css": css, "turn": v.turn, "move": v.move,
+                       "announced": "" if v.announced is None else v.announced,
+                       "real": "" if v.real is None else v.real, "top": v.top, "decision": decision,
+                       "title": f"{v.move or '-'}: {decision}"})
         ranking.append({**row, "verdicts": vs})
     turns = [{"number": t.number, "draw": t.draw.text(spec), "top": t.top_word(spec), "score": t.score,
               "cumulative": t.cumulative, "n_tops": len(t.tops)} for t in game.turns]
