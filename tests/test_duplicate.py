@@ -451,3 +451,24 @@ def test_trainer_screen_shows_tile_brackets(es_game, pack_es):
     assert "refused: move '8d [ch]esas': the draw A[CH]DESST lacks ?????" in out
     assert "you: 8D [CH]ESAS 28   top: 8D [CH]ESAS 28 (equal tops: 8D [CH]ETAS)   top!" in out
     assert "draw: A[CH]DESST" in out
+
+
+def test_fisf_notation(fr_game, pack_fr, tmp_path):
+    """The French federation's references: rows A-O, columns 1-15, row letter first = across."""
+    from heuri.arbitration import read_sheets
+    from heuri.errors import MoveError
+    from heuri.trainer import Trainer
+
+    tr = Trainer(fr_game, pack_fr.words, notation="fisf")
+    assert tr.try_move("H4 JUGEE") == 42                  # GCG 8D JUGEE
+    assert tr.top(fr_game.turns[0]) == "H4 JUGEE" and tr.top(fr_game.turns[1]) == "5C VAINQUE"
+    with pytest.raises(MoveError, match=r"read as GCG from 'H16 JUGEE' in FISF notation"):
+        tr.try_move("H16 JUGEE")
+    tr.finish_turn("H4 JUGEE")
+    assert tr.try_move("5C VAINQUE") == 34                # GCG E3 VAINQUE (column 5 = E, row C = 3)
+    p = tmp_path / "s.csv"
+    p.write_text("player,turn,move,score\nann,1,H4 JUGEE,42\nann,2,5C VAINQUE,34\n")
+    res = arbitrate(fr_game, read_sheets([p], fr_game, "fisf"), pack_fr.words)[0]
+    assert (res.total, res.tops) == (76, 2) and res.verdicts[0].move == "8D JUGEE"
+    text = fr_game.turns[1].board.render(rows_as_letters=True).splitlines()
+    assert text[0].split()[:3] == ["1", "2", "3"] and text[8].split()[:5] == ["H", "=", ".", ".", "J"]

@@ -29,15 +29,17 @@ import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation
+from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation, move_to_gcg
 
 if TYPE_CHECKING:  # pragma: no cover
     from .spec import LanguageSpec
 
 REQUIRED = ("player", "turn", "move")
 
-def read_sheets(paths, game: MasterGame) -> dict:
-    """Read players' sheets (CSV files, see the module doc) for ``game``.
+def read_sheets(paths, game: MasterGame, notation: str = "gcg") -> dict:
+    """Read players' sheets (CSV files, see the module doc) for ``game``; moves written in
+    ``notation`` (``"gcg"``, or ``"fisf"``: ``H4 MOT`` across on row H, ``4H MOT`` down;
+    :data:`heuri.duplicate.NOTATIONS`), returned in GCG notation.
 
     Returns ``{player: {turn: (move text, announced score or None)}}`` in the order the
     players first appear; a turn handed in twice maps to ``(TWICE, None)``. Raises
@@ -89,6 +91,7 @@ def read_sheets(paths, game: MasterGame) -> dict:
                                          f"turns 1 to {n})")
                 move = " ".join(cell("move").split())
                 if move:
+                    move = move_to_gcg(move, notation)
                     why = check_notation(move, spec)
                     if why:
                         raise DuplicateError(f"{where}: field 'move': {why}")

@@ -348,7 +348,7 @@ def cmd_duplicate_play(args) -> int:
     pack, game = _master_from(args)
     if not game.turns:
         raise HeuriError("duplicate play: the master game has no turn")
-    tr = run(Trainer(game, pack.words, args.player), time_limit=args.time, pause=not args.no_pause)
+    tr = run(Trainer(game, pack.words, args.player, args.notation), time_limit=args.time, pause=not args.no_pause)
     if args.sheet:
         tr.write_sheet(args.sheet)
         print(f"wrote {args.sheet} (score it: heuri duplicate score --game GAME.gcg --sheets {args.sheet})")
@@ -370,7 +370,7 @@ def cmd_duplicate_score(args) -> int:
     csv_path, html_path = stem.with_suffix(".csv"), stem.with_suffix(".html")
     _fresh([csv_path, html_path], args.force)
     pack, game = _master_from(args)
-    subs = read_sheets(sheet_paths(args.sheets), game)
+    subs = read_sheets(sheet_paths(args.sheets), game, args.notation)
     if not subs:
         raise HeuriError(f"{args.sheets}: the sheets hold no move")
     results = arbitrate(game, subs, pack.words)
@@ -412,6 +412,9 @@ def add_duplicate_parser(sub) -> None:
     q.add_argument("--player", default="me", help="your name in the sheet")
     q.add_argument("--sheet", help="write your moves as a players' sheet (CSV) for `heuri duplicate score`")
     q.add_argument("--no-pause", action="store_true", help="do not wait for Enter between turns")
+    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
+                   help="move references: gcg (8D WORD across, H4 MOT down; default) or fisf (rows A-O, "
+                        "columns 1-15: H4 MOT across, 4H MOT down)")
     q.add_argument("--force", action="store_true", help="overwrite the --sheet file")
     q.set_defaults(func=cmd_duplicate_play)
 
@@ -421,6 +424,9 @@ def add_duplicate_parser(sub) -> None:
                                                    "or one sheet")
     q.add_argument("--lang", help="language pack; default: the record's")
     q.add_argument("--out", help="output stem (default <game>-ranking): writes .csv and .html")
+    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
+                   help="how the sheets write moves: gcg (8D WORD across, H4 MOT down; default) or fisf "
+                        "(H4 MOT across on row H, 4H MOT down)")
     q.add_argument("--force", action="store_true", help="overwrite existing ranking files")
     q.set_defaults(func=cmd_duplicate_score, seed=None)
 

@@ -639,14 +639,67 @@ def check_notation(text: str, spec: "LanguageSpec") -> str | None:
     return None
 
 
-def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None) -> tuple[Placement, int]:
-    """Parse and check a player's move ``text`` (GCG notation) for turn ``t``: the notation,
+#: Move notations: ``"gcg"`` (row number first = across: ``8D WORD``; column letter first =
+#: down: ``H4 MOT``) and ``"fisf"``, the French federation's references (rows are letters
+#: A-O, columns numbers 1-15; row letter first = horizontal: ``H4 MOT`` is GCG ``8D MOT``;
+#: column number first = vertical: ``4H MOT`` is GCG ``D8 MOT``).
+NOTATIONS = ("gcg", "fisf")
+_FISF_ACROSS = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_FISF_DOWN = re.compile(r"^(\d{1,2})([A-Za-z])$")
+
+
+def move_to_gcg(text: str, notation: str = "gcg") -> str:
+    """A move in ``notation`` → the same move in GCG notation (the word is unchanged; text
+    whose coordinate does not parse is returned as it is, for :func:`check_notation`).
+
+    >>> move_to_gcg("H4 MOT", "fisf"), move_to_gcg("4H MOT", "fisf"), move_to_gcg("H4 MOT", "gcg")
+    ('8D MOT', 'D8 MOT', 'H4 MOT')
+    """
+    if notation == "gcg":
+        return text
+    if notation != "fisf":
+        raise DuplicateError(f"notation {notation!r}: expected one of {NOTATIONS}")
+    parts = text.split()
+    if len(parts) != 2:
+        return text
+    m = _FISF_ACROSS.match(parts[0])
+    if m:
+        return f"{ord(m.group(1).upper()) - 64}{chr(64 + int(m.group(2)))} {parts[1]}"
+    m = _FISF_DOWN.match(parts[0])
+    if m:
+        return f"{chr(64 + int(m.group(1)))}{ord(m.group(2).upper()) - 64} {parts[1]}"
+    return text
+
+
+def move_from_gcg(text: str, notation: str = "gcg") -> str:
+    """A GCG move (``8D WORD``) → ``notation`` (``fisf``: ``H4 WORD``); the inverse of
+    :func:`move_to_gcg`.
+
+    >>> move_from_gcg("8D MOT", "fisf"), move_from_gcg("D8 MOT", "fisf")
+    ('H4 MOT', '4H MOT')
+    """
+    if notation == "gcg":
+        return text
+    coord, _, word = text.partition(" ")
+    row, col, across = parse_coord(coord)
+    ref = f"{chr(65 + row)}{col + 1}" if across else f"{col + 1}{chr(65 + row)}"
+    return f"{ref} {word}"
+
+
+def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None,
+               notation: str = "gcg") -> tuple[Placement, int]:
+    """Parse and check a player's move ``text`` (in ``notation``, see :data:`NOTATIONS`) for
+    turn ``t``: the notation,
     the placement on the board before the turn, every word formed against ``words`` (e.g.
     ``pack.words``), the tiles against the draw. Returns ``(placement, score)``; raises
     MoveError saying what is wrong (kinds as :meth:`heuri.board.Board.check`, plus
     ``"malformed-play"`` and ``"tiles-not-in-rack"``)."""
-    why = check_notation(" ".join(text.split()), spec)
+    given = " ".join(text.split())
+    text = move_to_gcg(given, notation)
+    why = check_notation(text, spec)
     if why:
+        if text != given:
+            why += f" (read as GCG from {given!r} in {notation.upper()} notation)"
         raise MoveError(why, "malformed-play")
     move = Move.from_gcg(text, t.board, spec)
     t.board.check(move, words)

@@ -20,7 +20,7 @@ import csv
 import time
 from dataclasses import dataclass, field
 
-from .duplicate import MasterGame, Turn, check_move
+from .duplicate import MasterGame, Turn, check_move, move_from_gcg, move_to_gcg
 from .errors import MoveError
 
 
@@ -45,15 +45,20 @@ class TurnResult:
 class Trainer:
     """The state of a topping session over a :class:`heuri.duplicate.MasterGame`.
 
-    ``words``: the word list moves are checked against (``pack.words``). Use
+    ``words``: the word list moves are checked against (``pack.words``); ``notation``:
+    ``"gcg"`` (``8D WORD`` across, ``H4 MOT`` down) or ``"fisf"`` (the French federation's
+    references: ``H4 MOT`` across on row H, ``4H MOT`` down; :data:`heuri.duplicate.NOTATIONS`),
+    for the moves typed and the tops shown. Use
     :meth:`try_move` for each attempt (it raises MoveError for a refused move and records
     it), :meth:`finish_turn` once the player settles or time is up; :attr:`results` lists
     the turns played."""
 
-    def __init__(self, game: MasterGame, words, player: str = "me"):
+    def __init__(self, game: MasterGame, words, player: str = "me", notation: str = "gcg"):
         self.game = game
         self.words = words
         self.player = player
+        self.notation = notation
+        move_to_gcg("", notation)  # an unknown notation fails here
         self.results: list[TurnResult] = []
         self._refused: list[tuple[str, str]] = []
 
@@ -71,7 +76,7 @@ class Trainer:
         MoveError with the reason (bad notation, illegal placement, a word not in the list,
         tiles not in the draw); the refusal is recorded for the turn's result."""
         try:
-            _, score = check_move(self.game.spec, self.current, text, self.words)
+            _, score = check_move(self.game.spec, self.current, text, self.words, self.notation)
         except MoveError as e:
             self._refused.append((text, str(e)))
             raise
@@ -81,8 +86,8 @@ class Trainer:
         """Settle the current turn with the move ``text`` (already accepted by
         :meth:`try_move`) or None for no move (0 points), and move on."""
         t = self.current
-        score = check_move(self.game.spec, t, text, self.words)[1] if text else 0
-        r = TurnResult(t, text.strip() if text else "", score, self._refused, seconds, timed_out)
+        score = check_move(self.game.spec, t, text, self.words, self.notation)[1] if text else 0
+        r = TurnResult(t, " ".join(text.split()) if text else "", score, self._refused, seconds, timed_out)
         self._refused = []
         self.results.append(r)
         return r
@@ -108,15 +113,21 @@ class Trainer:
         """Turns where you found a top."""
         return sum(r.is_top for r in self.results)
 
+    def top(self, t: Turn) -> str:
+        """The top of turn ``t`` as announced, in the trainer's notation (whole word)."""
+        return move_from_gcg(t.top_word(self.game.spec), self.notation)
+
     def write_sheet(self, path) -> None:
         """Write the moves played as a players' sheet (player,turn,move,score,game), the
-        file ``heuri duplicate score`` reads. Turns without a move are left out (missing)."""
+        file ``heuri duplicate score`` reads; moves in GCG notation whatever the trainer's.
+        Turns without a move are left out (missing)."""
         with open(path, "w", encoding="utf-8", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["player", "turn", "move", "score", "game"])
             for r in self.results:
                 if r.move:
-                    w.writerow([self.player, r.turn.number, r.move, r.score, self.game.game_id])
+                    w.writerow([self.player, r.turn.number, move_to_gcg(r.move, self.notation), r.score,
+                                self.game.game_id])
 
 
 # -- the screen ---------------------------------------------------------------------------------
@@ -145,14 +156,13 @@ def explain(tr: Trainer, t: Turn) -> str:
     return s
 
 
-async def _ask(session, message: str, deadline: float | None):
+async def _ask(session, message: str, deadline: float | None, hint: str = ""):
     """One prompt; None when the deadline passes first. The bottom toolbar counts down."""
     def toolbar():
         if deadline is None:
             return " Enter: next turn "
         left = deadline - time.monotonic()
-        return f" time left {_clock(left)}   move: 8D WORD (across) or H4 MOT (down); blank in lower case;" \
-               f" empty line: no move "
+        return f" time left {_clock(left)}   move: {hint}; blank in lower case; empty line: no move "
     task = session.prompt_async(message, bottom_toolbar=toolbar, refresh_interval=0.5)
     if deadline is None:
         return await task
@@ -177,19 +187,21 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
     con = console or Console()
     session = session or PromptSession()
     spec = tr.game.spec
+    fisf = tr.notation == "fisf"
+    hint = "H4 MOT (across, row H) or 4H MOT (down)" if fisf else "8D WORD (across) or H4 MOT (down)"
     con.print(f"[bold]heuri duplicate[/bold]: {spec.name}, master game {tr.game.game_id}, "
               f"{len(tr.game.turns)} turns, {_clock(time_limit)} a turn", highlight=False)
     try:
         while not tr.over:
             t = tr.current
             # escape(): tile text such as [ch] (a blank CH) is not rich markup
-            con.print(Panel(escape(t.board.render()), title=escape(_header(tr, t)), expand=False), highlight=False)
+            con.print(Panel(escape(t.board.render(rows_as_letters=fisf)), title=escape(_header(tr, t)), expand=False), highlight=False)
             start = time.monotonic()
             deadline = start + time_limit
             accepted = None
             timed_out = False
             while True:
-                text = await _ask(session, f"turn {t.number} {t.draw.text(spec)} > ", deadline)
+                text = await _ask(session, f"turn {t.number} {t.draw.text(spec)} > ", deadline, hint)
                 if text is None:
                     timed_out = True
                     con.print("[red]time is up[/red]")
@@ -206,8 +218,9 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
             r = tr.finish_turn(accepted, time.monotonic() - start, timed_out)
             mine = f"{r.move} {r.score}" if r.move else "no move, 0"
             verdict = "[green]top![/green]" if r.is_top else f"{r.score - t.score:+d}"
-            others = f" (equal tops: {', '.join(t.tops[1:])})" if len(t.tops) > 1 else ""
-            con.print(f"you: {escape(mine)}   top: {escape(t.top_word(spec))} {t.score}{escape(others)}   {verdict}   "
+            others = (f" (equal tops: {', '.join(move_from_gcg(x, tr.notation) for x in t.tops[1:])})"
+                      if len(t.tops) > 1 else "")
+            con.print(f"you: {escape(mine)}   top: {escape(tr.top(t))} {t.score}{escape(others)}   {verdict}   "
                       f"total {tr.total} / {tr.top_total} = {tr.percent:.1f} %, {tr.tops} tops", highlight=False)
             con.print(f"  {explain(tr, t)}", highlight=False)
             if pause and not tr.over:
@@ -219,7 +232,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
         table.add_column(col, justify="right" if col in ("turn", "pts", "top pts") else "left")
     for r in tr.results:
         table.add_row(str(r.turn.number), escape(r.turn.draw.text(spec)), escape(r.move or "-"), str(r.score),
-                      escape(r.turn.top_word(spec)), str(r.turn.score))
+                      escape(tr.top(r.turn)), str(r.turn.score))
     con.print(table)
     return tr
 
