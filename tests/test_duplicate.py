@@ -462,9 +462,11 @@ def test_fisf_notation(fr_game, pack_fr, tmp_path):
     tr = Trainer(fr_game, pack_fr.words, notation="fisf")
     assert tr.try_move("H4 JUGEE") == 42                  # GCG 8D JUGEE
     assert tr.top(fr_game.turns[0]) == "H4 JUGEE" and tr.top(fr_game.turns[1]) == "5C VAINQUE"
-    with pytest.raises(MoveError, match=r"read as GCG from 'H16 JUGEE' in FISF notation"):
+    with pytest.raises(MoveError, match=r"'H16 JUGEE' \(FISF; GCG '8P JUGEE'\): coordinate '8P' is off"):
         tr.try_move("H16 JUGEE")
     tr.finish_turn("H4 JUGEE")
+    with pytest.raises(MoveError, match=r"^'E3 VAINQUE' \(FISF; GCG '5C VAINQUE'\): move '5C VAINQUE' does not touch"):
+        tr.try_move("E3 VAINQUE")
     assert tr.try_move("5C VAINQUE") == 34                # GCG E3 VAINQUE (column 5 = E, row C = 3)
     p = tmp_path / "s.csv"
     p.write_text("player,turn,move,score\nann,1,H4 JUGEE,42\nann,2,5C VAINQUE,34\n")

@@ -689,17 +689,24 @@ def move_from_gcg(text: str, notation: str = "gcg") -> str:
 def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None,
                notation: str = "gcg") -> tuple[Placement, int]:
     """Parse and check a player's move ``text`` (in ``notation``, see :data:`NOTATIONS`) for
-    turn ``t``: the notation,
-    the placement on the board before the turn, every word formed against ``words`` (e.g.
-    ``pack.words``), the tiles against the draw. Returns ``(placement, score)``; raises
-    MoveError saying what is wrong (kinds as :meth:`heuri.board.Board.check`, plus
-    ``"malformed-play"`` and ``"tiles-not-in-rack"``)."""
+    turn ``t``: the notation, the placement on the board before the turn, every word formed
+    against ``words`` (e.g. ``pack.words``), the tiles against the draw. Returns
+    ``(placement, score)``; raises MoveError saying what is wrong (kinds as
+    :meth:`heuri.board.Board.check`, plus ``"malformed-play"`` and ``"tiles-not-in-rack"``);
+    a move given in another notation is named as typed, with its GCG reading."""
     given = " ".join(text.split())
     text = move_to_gcg(given, notation)
+    try:
+        return _check_gcg_move(spec, t, text, words)
+    except MoveError as e:
+        if text == given:
+            raise
+        raise MoveError(f"{given!r} ({notation.upper()}; GCG {text!r}): {e}", e.kind) from None
+
+
+def _check_gcg_move(spec, t: Turn, text: str, words) -> tuple[Placement, int]:
     why = check_notation(text, spec)
     if why:
-        if text != given:
-            why += f" (read as GCG from {given!r} in {notation.upper()} notation)"
         raise MoveError(why, "malformed-play")
     move = Move.from_gcg(text, t.board, spec)
     t.board.check(move, words)
@@ -708,7 +715,7 @@ def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None,
     if (need > rack).any():
         missing = np.maximum(need - rack, 0)
         lacks = format_rack([i for i in range(spec.n_kinds) for _ in range(int(missing[i]))], spec)
-        raise MoveError(f"move {text.strip()!r}: the draw {format_rack(sorted(t.draw.tiles), spec)} lacks {lacks}"
+        raise MoveError(f"move {text!r}: the draw {format_rack(sorted(t.draw.tiles), spec)} lacks {lacks}"
                         f" (a blank is written in lower case)", "tiles-not-in-rack")
     return move, t.board.score(move)
 
