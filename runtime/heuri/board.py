@@ -303,16 +303,22 @@ class Board:
     # -- text -----------------------------------------------------------------------------------
     PREMIUM_MARKS = {"T": "=", "D": "-", "t": '"', "d": "'", "*": "*", ".": "."}
 
-    def render(self) -> str:
+    def render(self, rows_as_letters: bool = False) -> str:
         """The board as text: column letters on top, row numbers on the left, tiles as
         their symbols (lowercase = blank), empty squares as premium marks (``=`` triple
         word, ``-`` double word, ``"`` triple letter, ``'`` double letter, ``*`` centre,
-        ``.`` plain). Cells are as wide as the longest tile symbol plus one space."""
+        ``.`` plain). Cells are as wide as the longest tile symbol plus one space.
+        ``rows_as_letters``: the French federation's labels instead, rows A-O on the left
+        and columns 1-15 on top (cells then at least 2 characters wide)."""
         spec = self.spec
         n = self.size
         w = max(len(s) for s in spec.tiles)
+        if rows_as_letters:
+            w = max(w, 2)
         cell = w + 1
-        lines = [("    " + "".join(chr(65 + c).rjust(w).ljust(cell) for c in range(n))).rstrip()]
+        col_label = (lambda c: str(c + 1)) if rows_as_letters else (lambda c: chr(65 + c))
+        row_label = (lambda r: chr(65 + r)) if rows_as_letters else (lambda r: str(r + 1))
+        lines = [("    " + "".join(col_label(c).rjust(w).ljust(cell) for c in range(n))).rstrip()]
         for r in range(n):
             parts = []
             for c in range(n):
@@ -323,5 +329,5 @@ class Board:
                 else:
                     s = self.PREMIUM_MARKS[spec.board[r][c]]
                 parts.append(s.rjust(w).ljust(cell))
-            lines.append(f"{r + 1:>3} " + "".join(parts).rstrip())
+            lines.append(f"{row_label(r):>3} " + "".join(parts).rstrip())
         return "\n".join(lines)

@@ -386,6 +386,166 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+# -- duplicate ---------------------------------------------------------------------------
+def _fresh(paths, force: bool) -> None:
+    """Refuse to overwrite a user's files unless --force."""
+    taken = [str(p) for p in paths if Path(p).exists()]
+    if taken and not force:
+        raise HeuriError(f"{', '.join(taken)} already exist; give another --out or --force to overwrite")
+
+
+def _master_from(args, pack=None):
+    """The master game of ``--from``/``--game`` FILE, else generated from ``--seed``."""
+    from .duplicate import load_master, master_game
+    from .pack import load_pack
+
+    path = getattr(args, "from_file", None) or getattr(args, "game", None)
+    if path:
+        from .errors import GcgError
+        from .gcg import read_gcg
+
+        try:
+            lang = args.lang or read_gcg(Path(path)).guess_language()
+        except GcgError as e:
+            raise HeuriError(str(e)) from None
+        pack = pack or load_pack(_lang_or_guess(lang, None, path))
+        return pack, load_master(path, pack)
+    pack = pack or load_pack(args.lang or "fr")
+    return pack, master_game(pack, seed=args.seed)
+
+
+def cmd_duplicate_new(args) -> int:
+    """Generate a master game: its GCG record and its sheet (CSV and Parquet)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rich.markup import escape
+
+    from .duplicate import sheet, to_gcg
+    from .gcg import write_gcg
+    from .pack import load_pack
+
+    pack = load_pack(args.lang)
+    out = Path(args.out or f"duplicate/{args.lang}-{args.seed}.gcg")
+    if out.suffix != ".gcg":
+        out = out.with_suffix(".gcg")
+    paths = [out, out.with_suffix(".csv"), out.with_suffix(".parquet")]
+    _fresh(paths, args.force)
+    from .duplicate import master_game
+
+    game = master_game(pack, seed=args.seed)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(write_gcg(to_gcg(game)), encoding="utf-8")
+    df = sheet(game)
+    df.write_csv(paths[1])
+    df.write_parquet(paths[2])
+    spec = pack.spec
+    t = Table(title=f"master game {game.game_id} ({spec.name}, seed {args.seed}): {game.total} points, "
+                    f"{len(game.turns)} turns, {game.bingos} bingos; end: {game.end}")
+    for col in ("turn", "draw", "top", "score", "total", "tops", "rejected"):
+        t.add_column(col, justify="right" if col in ("turn", "score", "total", "tops") else "left")
+    for row in df.iter_rows(named=True):
+        t.add_row(str(row["turn"]), escape(row["draw"]), escape(f'{row["position"]} {row["word"]}'),
+                  str(row["score"]), str(row["cumulative"]), str(row["tops"]), escape(row["rejected"]))
+    Console().print(t)
+    print(f"wrote {paths[0]}, {paths[1]}, {paths[2]}")
+    return 0
+
+
+def cmd_duplicate_play(args) -> int:
+    """The topping trainer (heuri.trainer) on a master game."""
+    from .trainer import Trainer, run
+
+    if args.time <= 0:
+        raise HeuriError(f"duplicate play: --time {args.time}: give a positive number of seconds")
+    if args.sheet:
+        _fresh([args.sheet], args.force)
+    pack, game = _master_from(args)
+    if not game.turns:
+        raise HeuriError("duplicate play: the master game has no turn")
+    tr = run(Trainer(game, pack.words, args.player, args.notation), time_limit=args.time, pause=not args.no_pause)
+    if args.sheet:
+        tr.write_sheet(args.sheet)
+        print(f"wrote {args.sheet} (score it: heuri duplicate score --game GAME.gcg --sheets {args.sheet})")
+    return 0
+
+
+def cmd_duplicate_score(args) -> int:
+    """Arbitration: players' sheets against a master game; ranking as CSV and HTML."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rich.markup import escape
+
+    from .arbitration import ranking_frame, ranking_html, read_sheets, sheet_paths
+    from .duplicate import arbitrate
+
+    game_path = Path(args.game)
+    stem = Path(args.out) if args.out else game_path.with_name(game_path.stem + "-ranking")
+    csv_path, html_path = stem.with_suffix(".csv"), stem.with_suffix(".html")
+    _fresh([csv_path, html_path], args.force)
+    pack, game = _master_from(args)
+    subs = read_sheets(sheet_paths(args.sheets), game, args.notation)
+    if not subs:
+        raise HeuriError(f"{args.sheets}: the sheets hold no move")
+    results = arbitrate(game, subs, pack.words)
+    frame = ranking_frame(game, results)
+    csv_path.parent.mkdir(parents=True, exist_ok=True)
+    frame.write_csv(csv_path)
+    html_path.write_text(ranking_html(game, results), encoding="utf-8")
+    t = Table(title=f"{game.game_id}: top total {game.total} over {len(game.turns)} turns")
+    for col in ("#", "player", "total", "% of top", "tops", "warnings", "penalty", "illegal", "missing"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for row in frame.iter_rows(named=True):
+        t.add_row(str(row["rank"]), escape(row["player"]), str(row["total"]), f"{row['percent']:.2f}",
+                  str(row["tops"]),
+                  str(row["warnings"]), str(row["penalty"]), str(row["illegal"]), str(row["missing"]))
+    Console().print(t)
+    print(f"wrote {csv_path}, {html_path}")
+    return 0
+
+
+def add_duplicate_parser(sub) -> None:
+    """``heuri duplicate new|play|score``."""
+    p = sub.add_parser("duplicate", help="duplicate: master games, a topping trainer, arbitration")
+    dsub = p.add_subparsers(dest="duplicate_command", required=True)
+
+    q = dsub.add_parser("new", help="generate a master game: GCG record + sheet (CSV, Parquet)")
+    q.add_argument("--lang", default="fr", help="language pack (fr, es, en); default fr")
+    q.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1): same seed, same game")
+    q.add_argument("--out", help="the GCG file (default duplicate/<lang>-<seed>.gcg); the sheet goes beside "
+                                 "it as .csv and .parquet")
+    q.add_argument("--force", action="store_true", help="overwrite existing files")
+    q.set_defaults(func=cmd_duplicate_new)
+
+    q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")
+    q.add_argument("--lang", help="language pack; default: the record's, else fr")
+    src = q.add_mutually_exclusive_group()
+    src.add_argument("--seed", type=int, default=1, help="play the master game of this seed (default 1)")
+    src.add_argument("--from", dest="from_file", help="play the master game of this GCG record")
+    q.add_argument("--time", type=float, default=180.0, help="seconds a turn (default 180)")
+    q.add_argument("--player", default="me", help="your name in the sheet")
+    q.add_argument("--sheet", help="write your moves as a players' sheet (CSV) for `heuri duplicate score`")
+    q.add_argument("--no-pause", action="store_true", help="do not wait for Enter between turns")
+    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
+                   help="move references: gcg (8D WORD across, H4 MOT down; default) or fisf (rows A-O, "
+                        "columns 1-15: H4 MOT across, 4H MOT down)")
+    q.add_argument("--force", action="store_true", help="overwrite the --sheet file")
+    q.set_defaults(func=cmd_duplicate_play)
+
+    q = dsub.add_parser("score", help="arbitration: validate players' sheets, rank them (CSV + printable HTML)")
+    q.add_argument("--game", required=True, help="the master game's GCG record (from `heuri duplicate new`)")
+    q.add_argument("--sheets", required=True, help="a folder of players' sheets (*.csv: player,turn,move,score) "
+                                                   "or one sheet")
+    q.add_argument("--lang", help="language pack; default: the record's")
+    q.add_argument("--out", help="output stem (default <game>-ranking): writes .csv and .html")
+    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
+                   help="how the sheets write moves: gcg (8D WORD across, H4 MOT down; default) or fisf "
+                        "(H4 MOT across on row H, 4H MOT down)")
+    q.add_argument("--force", action="store_true", help="overwrite existing ranking files")
+    q.set_defaults(func=cmd_duplicate_score, seed=None)
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
@@ -455,6 +615,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite the files of an earlier analysis in --out")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
+    add_duplicate_parser(sub)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

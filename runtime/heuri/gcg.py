@@ -65,7 +65,7 @@ ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "iso-8859-1": "latin-1", "iso885
 #: Pragmas that may appear more than once / after the first event.
 REPEATABLE = {"note", "tile"}
 AFTER_EVENTS = {"note"}  # plus rack1, rack2, ... (see _is_rack_pragma)
-GAME_TYPES = {"classic"}
+GAME_TYPES = {"classic", "duplicate"}  # duplicate: one player, the master game (heuri.duplicate)
 
 _COORD = re.compile(r"^(\d{1,2}[A-Za-z]|[A-Za-z]\d{1,2})$")
 _SCORE = re.compile(r"^[+-]\d+$")
@@ -312,7 +312,8 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
                            "malformed-line", no, path)
         if first_event is None:
             first_event = no
-            if any(p is None for p in game.players) or len(game.players) < 2:
+            solo = (game.pragma("game-type") or "").lower() == "duplicate" and len(game.players) == 1
+            if any(p is None for p in game.players) or (len(game.players) < 2 and not solo):
                 raise GcgError("events before #player1 and #player2", "unknown-player", no, path)
         game.items.append(_parse_event(line, no, nicks, path))
     _read_warnings(game)

@@ -27,6 +27,39 @@ LEXICONS = REPO_ROOT / "lexicons"
 
 END_RULES = ("double", "transfer")
 PREMIUM_CHARS = "TDtd*."
+BLANK_CLASSES = ("both", "vowel", "consonant", "neither")
+TIE_RULES = ("board-order",)
+WRONG_SCORE_RULES = ("warning", "zero")
+
+
+@dataclass(frozen=True)
+class DuplicateRules:
+    """The duplicate format's rules, from the ``[duplicate]`` table of a spec (see
+    :mod:`heuri.duplicate`). Immutable.
+
+    - ``vowels``: letter tiles that count as vowels; ``both``: letter tiles that count as a
+      vowel and as a consonant (French Y); every other letter tile is a consonant;
+    - ``blank``: how a blank counts (``"both"``, ``"vowel"``, ``"consonant"``, ``"neither"``);
+    - ``early_turns``: turns 1..early_turns need ``early_minimum`` vowels and as many
+      consonants in the draw, later turns ``late_minimum`` of each;
+    - ``tie_rule``: how the master game picks among equal-scoring tops (``"board-order"``);
+    - ``wrong_score``: arbitration of a valid move announced with a wrong score:
+      ``"warning"`` (the real score and a warning; from warning ``free_warnings + 1`` on,
+      each costs ``warning_penalty`` points) or ``"zero"`` (the move scores 0);
+    - ``source``: where the rules come from (text, for records and reports).
+    """
+
+    vowels: tuple[str, ...]
+    both: tuple[str, ...]
+    blank: str
+    early_turns: int
+    early_minimum: int
+    late_minimum: int
+    tie_rule: str
+    wrong_score: str
+    free_warnings: int
+    warning_penalty: int
+    source: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +90,7 @@ class LanguageSpec:
     keep: tuple[str, ...]
     replace: tuple[tuple[str, str], ...]
     path: Path | None = None
+    duplicate: DuplicateRules | None = None
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- tile alphabet ---------------------------------------------------------------
@@ -206,6 +240,42 @@ def _need(d: dict, key: str, typ, where: str):
     return v
 
 
+def _duplicate_rules(d: dict, syms: list[str], w: str) -> DuplicateRules | None:
+    """The optional ``[duplicate]`` table, checked (None when the spec has none)."""
+    if "duplicate" not in d:
+        return None
+    where = f"{w} [duplicate]"
+    t = _need(d, "duplicate", dict, w)
+    vowels = tuple(_need(t, "vowels", list, where))
+    both = tuple(_need(t, "both", list, where))
+    for name, tiles in (("vowels", vowels), ("both", both)):
+        bad = [x for x in tiles if x not in syms]
+        if bad:
+            raise SpecError(f"{where}: '{name}' lists {bad}, which are not tiles of this language")
+    if set(vowels) & set(both):
+        raise SpecError(f"{where}: {sorted(set(vowels) & set(both))} are in both 'vowels' and 'both'")
+    rules = DuplicateRules(
+        vowels=vowels, both=both,
+        blank=_need(t, "blank", str, where),
+        early_turns=_need(t, "early_turns", int, where),
+        early_minimum=_need(t, "early_minimum", int, where),
+        late_minimum=_need(t, "late_minimum", int, where),
+        tie_rule=_need(t, "tie_rule", str, where),
+        wrong_score=_need(t, "wrong_score", str, where),
+        free_warnings=_need(t, "free_warnings", int, where),
+        warning_penalty=_need(t, "warning_penalty", int, where),
+        source=_need(t, "source", str, where),
+    )
+    for name, value, allowed in (("blank", rules.blank, BLANK_CLASSES), ("tie_rule", rules.tie_rule, TIE_RULES),
+                                 ("wrong_score", rules.wrong_score, WRONG_SCORE_RULES)):
+        if value not in allowed:
+            raise SpecError(f"{where}: {name} must be one of {allowed}, got {value!r}")
+    for name in ("early_turns", "early_minimum", "late_minimum", "free_warnings", "warning_penalty"):
+        if getattr(rules, name) < 0:
+            raise SpecError(f"{where}: {name} must be >= 0")
+    return rules
+
+
 def spec_path(lang: str | Path) -> Path:
     """``lexicons/<lang>/spec.toml`` for a language code, or the spec in a folder/path."""
     p = Path(lang)
@@ -290,6 +360,7 @@ def load_spec(lang: str | Path) -> LanguageSpec:
         keep=tuple(_need(wl, "keep", list, f"{w} [wordlist]")),
         replace=tuple((str(k), str(v)) for k, v in replace.items()),
         path=path.parent,
+        duplicate=_duplicate_rules(d, syms, w),
     )
     if spec.rack_size < 2 or spec.rack_size > n:
         raise SpecError(f"{w} [rules]: rack_size {spec.rack_size} must be between 2 and {n}")
