@@ -14,7 +14,10 @@ The affix rules are Hunspell's, applied by Hunspell's own tools (Debian packages
    - ``apostrophe``: forms with ``'`` or ``’`` (elisions: ``l'aigua``, ``d'ell``);
    - ``hyphen``: forms with ``-`` (pronoun clitics ``dona-li``, compounds);
    - ``case``: forms that are not all lower case (proper nouns, acronyms, abbreviations:
-     ``Barcelona``, ``UNESCO``); a Scrabble word is a common word;
+     ``Barcelona``, ``UNESCO``); a Scrabble word is a common word. A language that
+     capitalises common words (German nouns) sets ``[wordlist] case = "title"`` in its
+     spec: forms with a capital first letter and the rest lower case are then kept too
+     (proper nouns with them: a spelling dictionary does not tell them apart);
    - ``outside_tiles``: forms the spec's tiles cannot spell after its normalising (digits,
      ``.``, letters the tile set lacks: Catalan ``k``, ``w``, a ``y`` not in ``ny``).
 
@@ -79,22 +82,52 @@ def encoding_of(aff: bytes, where: str) -> str:
 
 
 class _Counter:
-    """Rejected kinds: a count and the first examples of each."""
+    """Rejected kinds: a count and examples of each, spread over the whole stream (the
+    1st, 2nd, 3rd, then the 4th, 8th, 16th … rejection, the first two and the latest
+    eight kept), so that the examples are not all from the start of the alphabet."""
 
     def __init__(self, kinds):
         self.d = {k: {"count": 0, "examples": []} for k in kinds}
 
-    def add(self, kind: str, form: str) -> None:
+    def add(self, kind: str, form, codec: str = "utf-8") -> None:
+        """Count one rejection; ``form`` is str, or bytes in ``codec`` (decoded only when
+        kept as an example: most rejections are never decoded)."""
         r = self.d[kind]
-        r["count"] += 1
-        if len(r["examples"]) < N_EXAMPLES:
-            r["examples"].append(form)
+        n = r["count"] = r["count"] + 1
+        if n <= 3 or n & (n - 1) == 0:
+            ex = r["examples"]
+            ex.append(form.decode(codec, "replace") if isinstance(form, bytes) else form)
+            if len(ex) > N_EXAMPLES:
+                del ex[2]
 
 
-def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8") -> tuple[set[str], int]:
+CASES = ("lower", "title")
+
+
+def case_rule(spec_file: Path) -> str:
+    """The spec's ``[wordlist] case`` (default ``"lower"``); raises WordListError naming
+    the file and field for another value."""
+    import tomllib
+
+    wl = tomllib.loads(Path(spec_file).read_text(encoding="utf-8")).get("wordlist", {})
+    case = wl.get("case", "lower")
+    if case not in CASES:
+        raise WordListError(f"{spec_file} [wordlist]: field 'case' must be one of {CASES}, got {case!r}")
+    return case
+
+
+def _case_ok(form: str, case: str) -> bool:
+    if form == form.lower():
+        return True
+    return case == "title" and form[:1].isupper() and form[1:] == form[1:].lower()
+
+
+def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8",
+               case: str = "lower") -> tuple[set[str], int]:
     """Filter generated forms (an iterable of bytes in ``codec``, one form a line):
     returns the distinct forms that pass every filter and the number of lines read.
-    Rejections go to ``rejects`` (kinds of :data:`KINDS`)."""
+    Rejections go to ``rejects`` (kinds of :data:`KINDS`); ``case`` is the spec's
+    ``[wordlist] case``."""
     keep: set[str] = set()
     outside: set[str] = set()  # forms already found unspellable: tokenise each form once
     # Most generated lines are elisions: test the bytes before decoding (180 M lines for
@@ -107,13 +140,13 @@ def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8
             continue
         n += 1
         if b"'" in raw or curly in raw:
-            rejects.add("apostrophe", raw.decode(codec, "replace"))
+            rejects.add("apostrophe", raw, codec)
             continue
         if b"-" in raw:
-            rejects.add("hyphen", raw.decode(codec, "replace"))
+            rejects.add("hyphen", raw, codec)
             continue
         form = raw.decode(codec, "replace")
-        if form != form.lower():
+        if not _case_ok(form, case):
             rejects.add("case", form)
         elif form in keep:
             continue
@@ -140,6 +173,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         if not files[kind].is_file():
             raise WordListError(f"{spec_file} [wordlist] {kind} = {getattr(spec, 'hunspell_' + kind)!r}: "
                                 f"{files[kind]} not found (a Hunspell dictionary is a .dic and its .aff)")
+    case = case_rule(spec_file)
     unmunch, hunspell = _tool("unmunch"), _tool("hunspell")
     aff = _read(files["aff"])
     codec = encoding_of(aff, f"{spec_file} [wordlist] aff ({files['aff']})")
@@ -155,7 +189,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         proc = subprocess.Popen([unmunch, str(base.with_suffix(".dic")), str(base.with_suffix(".aff"))],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         with proc.stdout:
-            keep, generated = candidates(proc.stdout, spec, rejects, codec)
+            keep, generated = candidates(proc.stdout, spec, rejects, codec, case)
         if proc.wait() != 0:
             raise WordListError(f"{spec_file} [wordlist]: unmunch failed on {files['dic']} + {files['aff']} "
                                 f"(exit {proc.returncode})")
@@ -180,6 +214,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         "dic": {"file": str(files["dic"]), "sha256": sha256_file(files["dic"])},
         "aff": {"file": str(files["aff"]), "sha256": sha256_file(files["aff"])},
         "encoding": codec,
+        "case": case,
         "stems": int(stems) if stems.isdigit() else None,
         "generated": generated,
         "rejected": rejects.d,
