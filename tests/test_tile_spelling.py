@@ -178,3 +178,12 @@ def test_packs_table_not_cut_when_piped(capsys, pack_es):
     out = capsys.readouterr().out
     row = next(ln for ln in out.splitlines() if " es " in ln)
     assert "an-array-of-spanish-words 2.0.0" in row and "636,598" in row and "290,308" in row and "…" not in out
+
+
+def test_build_option_documented_and_checked(capsys, tmp_path):
+    from heuri.cli import build_parser, main
+
+    text = build_parser().format_help()
+    assert "--build DIR" in text and "HEURI_BUILD" in text
+    assert main(["--build", str(tmp_path / "nowhere"), "packs"]) == 2
+    assert "--build" in capsys.readouterr().err

@@ -51,10 +51,10 @@ import numpy as np
 
 from .board import Board
 from .cgp import guess_language_from_names
-from .tiletext import is_tile_text
 from .errors import GcgError, MoveError
 from .game import rack_value
 from .move import Exchange, Move, Pass, Placement, format_rack, parse_rack
+from .tiletext import is_tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game

@@ -54,8 +54,8 @@ from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from .tiletext import format_spelling
 from .errors import HeuriError
+from .tiletext import format_spelling
 
 #: One move (the contract between modules, notes/common.md). Aligned: 56 bytes a move.
 #:
