@@ -183,6 +183,12 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         base = Path(tmp) / "dict"
         base.with_suffix(".aff").write_bytes(aff)
         dic = _read(files["dic"])
+        # Hunspell reads a .dic line that starts with a tab as a comment; unmunch would
+        # print it as a word (dictionary-de has its licence there).
+        lines = dic.split(b"\n")
+        comments = sum(1 for ln in lines if ln.startswith(b"\t"))
+        if comments:
+            dic = b"\n".join(ln for ln in lines if not ln.startswith(b"\t"))
         base.with_suffix(".dic").write_bytes(dic)
         stems = dic.split(b"\n", 1)[0].strip()
         env = {**os.environ, "LC_ALL": "C.UTF-8"}
@@ -216,6 +222,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         "encoding": codec,
         "case": case,
         "stems": int(stems) if stems.isdigit() else None,
+        "dic_comment_lines": comments,
         "generated": generated,
         "rejected": rejects.d,
         "candidates": len(keep),
