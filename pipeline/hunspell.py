@@ -13,6 +13,8 @@ The affix rules are Hunspell's, applied by Hunspell's own tools (Debian packages
 
    - ``apostrophe``: forms with ``'`` or ``’`` (elisions: ``l'aigua``, ``d'ell``);
    - ``hyphen``: forms with ``-`` (pronoun clitics ``dona-li``, compounds);
+   - ``unparsed_flags``: lines with a ``/`` (a stem whose flags unmunch printed instead of
+     applying: ``conxes/_Z|``);
    - ``case``: forms that are not all lower case (proper nouns, acronyms, abbreviations:
      ``Barcelona``, ``UNESCO``); a Scrabble word is a common word. A language that
      capitalises common words (German nouns) sets ``[wordlist] case = "title"`` in its
@@ -49,7 +51,7 @@ from heuri.spec import LanguageSpec, load_spec
 from .common import sha256_file, write_json
 
 N_EXAMPLES = 10
-KINDS = ("apostrophe", "hyphen", "case", "outside_tiles")
+KINDS = ("apostrophe", "hyphen", "unparsed_flags", "case", "outside_tiles")
 TOOLS = {"unmunch": "hunspell-tools", "hunspell": "hunspell"}
 #: Hunspell SET names → Python codecs (the .aff's encoding; UTF-8 when absent is wrong:
 #: Hunspell's default is ISO8859-1).
@@ -144,6 +146,9 @@ def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8
             continue
         if b"-" in raw:
             rejects.add("hyphen", raw, codec)
+            continue
+        if b"/" in raw:
+            rejects.add("unparsed_flags", raw, codec)
             continue
         form = raw.decode(codec, "replace")
         if not _case_ok(form, case):

@@ -32,6 +32,7 @@ def test_tiny_dictionary_expands_to_the_hand_list(tmp_path):
     r = report["rejected"]
     assert r["apostrophe"] == {"count": 2, "examples": ["d'ulls", "d'ull"]}
     assert r["hyphen"] == {"count": 1, "examples": ["fes-ho"]}
+    assert r["unparsed_flags"] == {"count": 0, "examples": []}
     assert r["case"] == {"count": 2, "examples": ["Joan", "Gal·les"]}
     # no W, K or Y tile (Y only inside NY); digits are never tiles
     assert r["outside_tiles"] == {"count": 3, "examples": ["whisky", "whiskys", "10è"]}
@@ -123,3 +124,22 @@ def test_folder_language_match_replays_without_lang(tmp_path, monkeypatch, capsy
     assert len(re.findall(r"game\s+complete,\s+0\s+mismatches", capsys.readouterr().out)) == 4
 
 
+
+
+def test_filters_on_generated_lines():
+    """Each filter on lines as unmunch writes them (bytes), in the documented order."""
+    from heuri.spec import load_spec
+    from pipeline.hunspell import KINDS, _Counter, candidates
+
+    spec = load_spec(TINY / "spec.toml")
+    lines = [b"gat\n", "l\u2019aigua\n".encode(), b"fes-ho/_Z|\n", b"conxes/_Z|\n", b"Joan\n", b"UNESCO\n",
+             b"kiwi\n", b"gat\n", b"\n", "braç\n".encode()]
+    rej = _Counter(KINDS)
+    keep, n = candidates(lines, spec, rej)
+    assert keep == {"gat", "braç"} and n == 9
+    assert {k: v["examples"] for k, v in rej.d.items()} == {
+        "apostrophe": ["l\u2019aigua"], "hyphen": ["fes-ho/_Z|"], "unparsed_flags": ["conxes/_Z|"],
+        "case": ["Joan", "UNESCO"], "outside_tiles": ["kiwi"]}
+    rej = _Counter(KINDS)
+    keep, _ = candidates([b"Gats\n", b"UNESCO\n", b"gat\n"], spec, rej, case="title")
+    assert keep == {"Gats", "gat"} and rej.d["case"]["examples"] == ["UNESCO"]
