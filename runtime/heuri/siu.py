@@ -57,7 +57,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from . import __version__
@@ -694,11 +693,6 @@ class HeuriBackend(Backend):
 
             want = value.strip()
             code = want.lower() if len(want) <= 3 else want
-            if not Path(code).is_dir():
-                from .spec import recognise
-
-                # a lexicon name (DISC2, FILE2017) names a language through the specs
-                code = recognise(want) or code
             try:
                 pack = load_pack(code)
             except HeuriError as e:
