@@ -31,10 +31,29 @@ wildcard_constraints:
     lang="[A-Za-z0-9_-]+"
 
 
-def wordlist(wc):
+def _wordlist_table(lang):
     import tomllib
-    spec = tomllib.loads(Path(f"lexicons/{wc.lang}/spec.toml").read_text(encoding="utf-8"))
-    return f"lexicons/{wc.lang}/" + spec.get("wordlist", {}).get("file", "words.txt.gz")
+    spec = tomllib.loads(Path(f"lexicons/{lang}/spec.toml").read_text(encoding="utf-8"))
+    return spec.get("wordlist", {})
+
+
+def wordlist(wc):
+    """The word list the words step reads: the committed list, or for a Hunspell
+    dictionary ([wordlist] source = "hunspell") the list the hunspell step expands."""
+    wl = _wordlist_table(wc.lang)
+    if wl.get("source") == "hunspell":
+        return f"build/{wc.lang}/hunspell/words.txt.gz"
+    return f"lexicons/{wc.lang}/" + wl.get("file", "words.txt.gz")
+
+
+def hunspell_files(wc):
+    wl = _wordlist_table(wc.lang)
+    return {"dic": f"lexicons/{wc.lang}/{wl.get('dic', 'index.dic')}",
+            "aff": f"lexicons/{wc.lang}/{wl.get('aff', 'index.aff')}"}
+
+
+def hunspell_report(wc):
+    return [f"build/{wc.lang}/hunspell/report.json"] if _wordlist_table(wc.lang).get("source") == "hunspell" else []
 
 
 rule all:
@@ -51,10 +70,17 @@ rule tiles:
     output: "build/{lang}/tiles.parquet"
     shell: "{PY} -m pipeline.tiles {input.spec} {output}"
 
+# A Hunspell dictionary (.dic + .aff) → the surface forms a Hunspell checker accepts
+# (pipeline/hunspell.py: Debian's unmunch and hunspell -G, streamed).
+rule hunspell:
+    input: unpack(hunspell_files), spec="lexicons/{lang}/spec.toml", code=code("hunspell")
+    output: words="build/{lang}/hunspell/words.txt.gz", report="build/{lang}/hunspell/report.json"
+    shell: "{PY} -m pipeline.hunspell {input.spec} {output.words} {output.report}"
+
 rule words:
     input: spec="lexicons/{lang}/spec.toml", words=wordlist, code=code("words")
     output: words="build/{lang}/words.parquet", rejects="build/{lang}/rejects.json"
-    shell: "{PY} -m pipeline.words {input.spec} {output.words} {output.rejects}"
+    shell: "{PY} -m pipeline.words {input.spec} {output.words} {output.rejects} --wordlist {input.words}"
 
 rule anagrams:
     input: words="build/{lang}/words.parquet", code=code("anagrams")
@@ -85,9 +111,11 @@ rule manifest:
         spec="lexicons/{lang}/spec.toml",
         artifacts=lambda wc: [f"build/{wc.lang}/{a}" for a in PACK if a != "manifest.json"],
         rejects="build/{lang}/rejects.json",
+        hunspell=hunspell_report,
+        words=wordlist,
         code=code("manifest"),
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
-    shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest}"
+    shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 
 
 # ---- self-play matches (issue 5; heuri.match) ------------------------------------------------

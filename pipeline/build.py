@@ -28,16 +28,27 @@ EXTRA_STEPS.append(_bingo_step)
 
 
 def build_pack(spec_file: Path, outdir: Path) -> dict:
-    """Run every pipeline step for one language into ``outdir``; returns the manifest."""
+    """Run every pipeline step for one language into ``outdir``; returns the manifest.
+    A Hunspell spec (``[wordlist] source = "hunspell"``) is first expanded into
+    ``outdir/hunspell/`` (pipeline/hunspell.py)."""
+    from heuri.spec import load_spec
+
     spec_file, outdir = Path(spec_file), Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     build_tiles(spec_file, outdir / "tiles.parquet")
-    build_words(spec_file, outdir / "words.parquet", outdir / "rejects.json")
+    wordlist = None
+    if load_spec(spec_file).wordlist_source == "hunspell":
+        from .hunspell import expand
+
+        (outdir / "hunspell").mkdir(exist_ok=True)
+        wordlist = outdir / "hunspell" / "words.txt.gz"
+        expand(spec_file, wordlist, outdir / "hunspell" / "report.json")
+    build_words(spec_file, outdir / "words.parquet", outdir / "rejects.json", wordlist)
     build_anagrams(outdir / "words.parquet", outdir / "anagrams.parquet")
     build_keys(spec_file, outdir / "words.parquet", outdir)
     for step in EXTRA_STEPS:
         step(spec_file, outdir)
-    return build_manifest(spec_file, outdir, outdir / "manifest.json")
+    return build_manifest(spec_file, outdir, outdir / "manifest.json", wordlist)
 
 
 def main(argv=None) -> None:

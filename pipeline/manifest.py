@@ -19,12 +19,32 @@ from heuri.spec import load_spec
 from .common import PACK_FORMAT, sha256_file, write_json
 
 
-def build_manifest(spec_file: Path, builddir: Path, out: Path) -> dict:
+def _rel(path: Path) -> str:
+    """A path as the manifest records it: relative to the working directory (the
+    repository root when Snakemake runs) when it lies inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def build_manifest(spec_file: Path, builddir: Path, out: Path, wordlist: Path | None = None) -> dict:
     """Pipeline step: counts and checksums → manifest.json; a copy of the spec goes beside
-    it (``spec.toml``) so that a pack folder is self-contained."""
+    it (``spec.toml``) so that a pack folder is self-contained.
+
+    ``inputs`` holds the sha256 of the spec, of each committed source (``wordlist``, or
+    ``dic`` and ``aff`` for a Hunspell dictionary) and of the word list the words step
+    read (``wordlist``: for Hunspell, the expanded list); a Hunspell pack also gets the
+    expansion's counts and rejected kinds (``hunspell``, from ``hunspell/report.json``)."""
     spec = load_spec(spec_file)
     shutil.copyfile(spec_file, builddir / "spec.toml")
-    wordlist = spec.path / spec.wordlist_file
+    if wordlist is None:
+        wordlist = builddir / "hunspell" / "words.txt.gz" if spec.wordlist_source == "hunspell" \
+            else spec.path / spec.wordlist_file
+    inputs = {"spec": {"file": _rel(spec_file), "sha256": sha256_file(spec_file)}}
+    for kind, path in spec.source_files().items():
+        inputs[kind] = {"file": _rel(path), "sha256": sha256_file(path)}
+    inputs["wordlist"] = {"file": _rel(wordlist), "sha256": sha256_file(wordlist)}
     rejects = json.loads((builddir / "rejects.json").read_text(encoding="utf-8"))
     keys = json.loads((builddir / "keys.json").read_text(encoding="utf-8"))
     lengths = pq.read_table(builddir / "words.parquet", columns=["length"]).column("length").to_numpy()
@@ -34,10 +54,7 @@ def build_manifest(spec_file: Path, builddir: Path, out: Path) -> dict:
         "name": spec.name,
         "lexicon": spec.lexicon,
         "pack_format": PACK_FORMAT,
-        "inputs": {
-            "spec": {"file": f"lexicons/{spec.path.name}/spec.toml", "sha256": sha256_file(spec_file)},
-            "wordlist": {"file": f"lexicons/{spec.path.name}/{spec.wordlist_file}", "sha256": sha256_file(wordlist)},
-        },
+        "inputs": inputs,
         "counts": {
             "tiles": spec.total_tiles,
             "tile_kinds": spec.n_kinds,
@@ -53,6 +70,9 @@ def build_manifest(spec_file: Path, builddir: Path, out: Path) -> dict:
             **{p: version(p) for p in ("heuri", "numpy", "polars", "pyarrow", "snakemake")},
         },
     }
+    report = builddir / "hunspell" / "report.json"
+    if spec.wordlist_source == "hunspell" and report.is_file():
+        manifest["hunspell"] = json.loads(report.read_text(encoding="utf-8"))
     write_json(manifest, out)
     return manifest
 
@@ -62,8 +82,9 @@ def main(argv=None) -> None:
     ap.add_argument("spec", type=Path)
     ap.add_argument("builddir", type=Path)
     ap.add_argument("out", type=Path)
+    ap.add_argument("--wordlist", type=Path, default=None, help="the list the words step read")
     a = ap.parse_args(argv)
-    m = build_manifest(a.spec, a.builddir, a.out)
+    m = build_manifest(a.spec, a.builddir, a.out, a.wordlist)
     print(f"{a.out}: {m['counts']['words']} words, {m['counts']['keyset']} keys")
 
 

@@ -75,13 +75,24 @@ def normalise_words(spec: LanguageSpec, entries: list[str]) -> tuple[list[str], 
     return words, [seen[w] for w in words], {"input": len(entries), **rejects}
 
 
-def build_words(spec_file: Path, out_words: Path, out_rejects: Path) -> int:
-    """Pipeline step: spec + word list → words.parquet, rejects.json. Returns words kept."""
+def _first_examples(rejects: dict) -> list[str]:
+    return [e for k, v in rejects.items() if k != "input" for e in v["examples"]][:5]
+
+
+def build_words(spec_file: Path, out_words: Path, out_rejects: Path, wordlist: Path | None = None) -> int:
+    """Pipeline step: spec + word list → words.parquet, rejects.json. Returns words kept.
+
+    ``wordlist``: the list to read (default the spec's ``[wordlist] file``; for a Hunspell
+    spec, the list pipeline/hunspell.py expanded). Raises WordListError naming the list and
+    the spec's ``[tiles]`` when no entry can be spelled with the tiles."""
     spec = load_spec(spec_file)
-    entries = read_wordlist(spec.path / spec.wordlist_file)
+    path = wordlist if wordlist is not None else spec.path / spec.wordlist_file
+    entries = read_wordlist(path)
     words, tiles, rejects = normalise_words(spec, entries)
     if not words:
-        raise WordListError(f"{spec.path / spec.wordlist_file}: no entry is a word of {spec.name} tiles ({rejects})")
+        counts = ", ".join(f"{k} {v['count']}" for k, v in rejects.items() if k != "input" and v["count"])
+        raise WordListError(f"{path}: no entry can be spelled with the tiles of {spec_file} [tiles] letters "
+                            f"({rejects['input']} entries: {counts}; e.g. {_first_examples(rejects)})")
     alphagrams = [spec.format_tiles(sorted(t)) for t in tiles]
     table = pa.table({
         "word": pa.array(words, pa.string()),
@@ -99,8 +110,12 @@ def main(argv=None) -> None:
     ap.add_argument("spec", type=Path)
     ap.add_argument("words", type=Path)
     ap.add_argument("rejects", type=Path)
+    ap.add_argument("--wordlist", type=Path, default=None, help="the list to read (default: the spec's [wordlist] file)")
     a = ap.parse_args(argv)
-    n = build_words(a.spec, a.words, a.rejects)
+    try:
+        n = build_words(a.spec, a.words, a.rejects, a.wordlist)
+    except ValueError as e:  # SpecError, WordListError: one line, no traceback
+        raise SystemExit(f"error: {e}") from None
     print(f"{a.words}: {n} words")
 
 

@@ -48,3 +48,16 @@ def tiny_pack(tmp_path_factory):
     out = tmp_path_factory.mktemp("tiny") / "tiny"
     build_pack(DATA / "tiny" / "spec.toml", out)
     return load_pack(out)
+
+
+@pytest.fixture(scope="session")
+def tiny_hunspell_pack(tmp_path_factory):
+    """The hand-made Hunspell language in tests/data/hunspell_tiny (L·L, NY, QU, Ç),
+    expanded by Debian's unmunch + hunspell (.ci/run installs them) and built into a
+    temporary folder."""
+    from heuri.pack import load_pack
+    from pipeline.build import build_pack
+
+    out = tmp_path_factory.mktemp("hunspell_tiny") / "hunspell_tiny"
+    build_pack(DATA / "hunspell_tiny" / "spec.toml", out)
+    return load_pack(out)

@@ -35,6 +35,7 @@ import numpy as np
 from .board import Board
 from .errors import CgpError, MoveError, TileError
 from .move import format_rack, parse_rack
+from .tiletext import check_spelling, format_spelling, nfc
 
 if TYPE_CHECKING:  # pragma: no cover
     from .spec import LanguageSpec
@@ -92,16 +93,17 @@ def _board_from_rows(field: str, spec: "LanguageSpec") -> Board:
                 c += int(tok)
                 continue
             body = tok[1:-1] if tok.startswith("[") else tok
-            if not body or not body.isalpha():
+            case = check_spelling(body)  # heuri.tiletext: upper = tile, lower = blank
+            if case is None or (len(body) > 1 and not tok.startswith("[")):
                 raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile or a run of empty squares",
                                "bad-board")
             if c >= n:
                 break
             try:
-                letters[r, c] = spec.tile_id(body.upper())
+                letters[r, c] = spec.tile_id(body)
             except TileError:
                 raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile of {spec.name}", "bad-board") from None
-            blanks[r, c] = body != body.upper()
+            blanks[r, c] = case == "lower"
             c += 1
         width = sum(int(t) if t.isdigit() else 1 for t in _ROW_TOKEN.findall(row))
         if width != n:
@@ -122,7 +124,7 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
     if len(fields) < 4:
         raise CgpError(f"CGP {text!r}: expected 4 fields (board, racks, scores, zero turns) and "
                        f"optional operations, got {len(fields)}", "missing-fields")
-    board = _board_from_rows(fields[0], spec)
+    board = _board_from_rows(nfc(fields[0]), spec)
     racks = []
     for i, rk in enumerate(fields[1].split("/")):
         if rk == "":
@@ -191,9 +193,7 @@ def format_board(board: Board) -> str:
             if run:
                 parts.append(str(run))
                 run = 0
-            s = spec.tiles[t]
-            s = s.lower() if board.blanks[r, c] else s
-            parts.append(f"[{s}]" if len(s) > 1 else s)
+            parts.append(format_spelling(spec.tiles[t], blank=bool(board.blanks[r, c])))
         if run:
             parts.append(str(run))
         rows.append("".join(parts))
@@ -232,28 +232,19 @@ def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
 
 
 def guess_language(text: str) -> str | None:
-    """Language code guessed from a CGP's ``lex``/``ld`` operations (FISE/FILE → es,
-    FRA/ODS → fr, NWL/CSW/TWL/OSPD → en, ld english/spanish/french), else None."""
+    """Language code of a CGP from its ``lex``/``ld`` operations, as the language specs'
+    ``[recognise]`` tables say (:func:`heuri.spec.recognise`: ``lex FILE2017;`` → es,
+    ``ld english;`` → en), else None."""
     # the last operation may lack its ';' here: parse_cgp then says so, not "which language?"
-    m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
-    d = re.search(r"\bld\s+([^;]+?)\s*(?:;|$)", text)
+    m = re.search(r"(?:^|[\s;])lex\s+([^;]+?)\s*(?:;|$)", text)
+    d = re.search(r"(?:^|[\s;])ld\s+([^;]+?)\s*(?:;|$)", text)
     return guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
 
 
-_LEX_PREFIXES = (("FISE", "es"), ("FILE", "es"), ("FRA", "fr"), ("ODS", "fr"),
-                 ("NWL", "en"), ("CSW", "en"), ("TWL", "en"), ("OSPD", "en"), ("OWL", "en"))
-_DISTRIBUTIONS = {"english": "en", "spanish": "es", "french": "fr"}
-
-
 def guess_language_from_names(lexicon: str | None, distribution: str | None = None) -> str | None:
-    """Language code from a lexicon name (``FISE2``, ``FILE2017`` → es; ``FRA24``, ``ODS8`` →
-    fr; ``NWL23``, ``CSW21``, ``TWL06``, ``OSPD1`` → en) or a letter-distribution name
-    (``english``, ``spanish``, ``french``); None when neither is obvious."""
-    if lexicon:
-        lx = lexicon.strip().upper()
-        for prefix, code in _LEX_PREFIXES:
-            if lx.startswith(prefix):
-                return code
-    if distribution:
-        return _DISTRIBUTIONS.get(distribution.strip().lower())
-    return None
+    """Language code from a lexicon name (``FILE2017``, ``CSW21``) or a letter-distribution
+    name (``english``), asked of every language spec (:func:`heuri.spec.recognise`); None
+    when no language, or more than one, answers."""
+    from .spec import recognise
+
+    return recognise(lexicon, distribution)

@@ -32,6 +32,8 @@ def cmd_packs(args) -> int:
     if not packs:
         print(f"no built packs under {build_root()}; build them with: snakemake --cores 2 es en fr")
         return 1
+    # Never cut a column: a pipe or a file gets the full width (rich would assume 80).
+    con = Console() if sys.stdout.isatty() else Console(width=1000)
     t = Table(title=f"language packs in {build_root()}")
     for col in ("lang", "lexicon", "words", "septets", "pure septets", "reduced octets", "key set", "status"):
         t.add_column(col, justify="right" if col not in ("lang", "lexicon", "status") else "left")
@@ -39,7 +41,7 @@ def cmd_packs(args) -> int:
         c = p["counts"]
         t.add_row(p["language"], p["lexicon"], *(f"{c.get(k, 0):,}" for k in (
             "words", "septets", "pure_septets", "reduced_octets", "keyset")), p["status"])
-    Console().print(t)
+    con.print(t)
     return 0
 
 
@@ -67,8 +69,25 @@ def _lang_or_guess(lang, guess, what: str) -> str:
         return lang
     if guess:
         return guess
-    raise KindedError(f"{what}: cannot tell the language (no lexicon or letter distribution that names "
-                      f"it); give --lang es|en|fr", "unknown-language")
+    from .pack import build_root
+    from .spec import list_languages
+
+    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")})
+    raise KindedError(f"{what}: cannot tell the language (no language spec's [recognise] names its lexicon "
+                      f"or letter distribution); give --lang {'|'.join(known) or 'LANG'}", "unknown-language")
+
+
+def _spec(lang: str):
+    """The spec of ``lang``: the built pack's copy when there is a pack (what the engine
+    plays with), else ``lexicons/<lang>/spec.toml``."""
+    from .errors import PackError
+    from .pack import load_pack
+    from .spec import load_spec
+
+    try:
+        return load_pack(lang, check_fresh=False).spec
+    except PackError:
+        return load_spec(lang)
 
 
 def _cgp_position(args, need_pack: bool = True):
@@ -87,9 +106,7 @@ def _cgp_position(args, need_pack: bool = True):
         pack = load_pack(lang)
         spec = pack.spec
     else:
-        from .spec import load_spec
-
-        pack = spec = load_spec(lang)
+        pack = spec = _spec(lang)
     pos = Position.from_cgp(args.cgp, spec)
     warning = lexicon_warning(args.cgp, spec)
     if warning:
@@ -229,8 +246,6 @@ def cmd_replay(args) -> int:
 
 def cmd_show(args) -> int:
     """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
-    from .spec import load_spec
-
     if args.cgp is not None:
         _, pos = _cgp_position(args, need_pack=False)
         print(pos.board.render())
@@ -246,7 +261,7 @@ def cmd_show(args) -> int:
     from .gcg import read_gcg, replay
 
     game = read_gcg(Path(args.game))
-    spec = load_spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
+    spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
     n = len(r.steps) if args.turn is None else args.turn
     if not 0 <= n <= len(r.steps):
@@ -548,8 +563,15 @@ def add_duplicate_parser(sub) -> None:
 
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="heuri", description="Heuri Scrabble engine (es, en, fr, ...)")
+    ap = argparse.ArgumentParser(
+        prog="heuri", description="Heuri Scrabble engine (es, en, fr, and any language with a spec under lexicons/)",
+        epilog="Language packs are read from <repo>/build/<lang>, or from the folder given by --build or "
+               "the HEURI_BUILD environment variable (e.g. the build/ of another checkout); a pack's own "
+               "spec.toml is the one used. A record's language is recognised from its lexicon or letter "
+               "distribution name by each spec's [recognise] table; --lang overrides.")
     ap.add_argument("--version", action="version", version=f"heuri {__version__}")
+    ap.add_argument("--build", metavar="DIR", help="folder of built language packs (DIR/<lang>/manifest.json); "
+                    "default: $HEURI_BUILD, else <repo>/build")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("packs", help="list the built language packs and their counts")
@@ -624,6 +646,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
+    if args.build:
+        if not Path(args.build).is_dir():
+            print(f"heuri: error: --build {args.build}: no such folder", file=sys.stderr)
+            return 2
+        # Through the environment, so that match workers and SIU sessions see it too.
+        os.environ["HEURI_BUILD"] = str(Path(args.build).resolve())
     try:
         return int(args.func(args) or 0)
     except HeuriError as e:

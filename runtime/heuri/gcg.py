@@ -54,6 +54,7 @@ from .cgp import guess_language_from_names
 from .errors import GcgError, MoveError
 from .game import rack_value
 from .move import Exchange, Move, Pass, Placement, format_rack, parse_rack
+from .tiletext import is_tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -77,24 +78,9 @@ def _is_rack_pragma(name: str) -> bool:
 
 
 def _tile_text_ok(text: str, alone: str, upper: bool) -> bool:
-    """Letters (any script), the characters of ``alone``, or bracketed letter groups
-    (``[CH]``); with ``upper``, letters and groups must be upper case."""
-    def letters_ok(t: str) -> bool:
-        return t.isalpha() and (not upper or (t == t.upper() and t != t.lower()))
-
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "[":
-            j = text.find("]", i)
-            if j < 0 or not letters_ok(text[i + 1:j]):
-                return False
-            i = j + 1
-        elif ch in alone or letters_ok(ch):
-            i += 1
-        else:
-            return False
-    return True
+    """Tile spellings (:mod:`heuri.tiletext`: letters, ``[CH]``, ``[L·L]``) or the
+    characters of ``alone``; with ``upper``, spellings must be upper case."""
+    return is_tile_text(text, alone, upper)
 
 
 def _rack_syntax_ok(text: str) -> bool:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from .errors import MoveError, TileError
+from .tiletext import check_spelling, format_spelling, scan
 
 if TYPE_CHECKING:  # pragma: no cover
     from .board import Board
@@ -80,52 +81,37 @@ def format_coord(row: int, col: int, across: bool) -> str:
 
 
 # -- tile text ------------------------------------------------------------------------
-def _tokens(text: str, what: str) -> list[str]:
-    """Split tile text into tokens: one character, or a bracketed ``[CH]`` group."""
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "[":
-            j = text.find("]", i)
-            if j < 0 or j == i + 1:
-                raise MoveError(f"{what} {text!r}: unclosed or empty '[' at position {i + 1}", "malformed-play")
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(text[i])
-            i += 1
-    return out
-
-
-def _symbol_id(tok: str, spec: "LanguageSpec") -> int:
-    s = tok[1:-1] if tok.startswith("[") else tok
-    return spec.tile_id(s.upper()) if s not in ("?", "#") else -1
+def _tokens(text: str, what: str, alone: str, kind: str) -> list[str]:
+    """Split tile text into tokens (:func:`heuri.tiletext.scan`): spellings without their
+    brackets, or one character of ``alone``. Raises MoveError of ``kind``."""
+    try:
+        return scan(text, alone, what)
+    except TileError as e:
+        raise MoveError(str(e), kind) from None
 
 
 def parse_rack(text: str, spec: "LanguageSpec", what: str = "rack") -> list[int]:
-    """Rack text → tile ids: upper-case letters, ``?`` for a blank, ``[CH]`` for a
-    multi-letter tile. Raises MoveError (kind ``"malformed-rack"``) naming the bad part.
+    """Rack text → tile ids: upper-case tile spellings, ``?`` for a blank, brackets for a
+    multi-letter tile (``[CH]``, ``[L·L]``). Raises MoveError (kind ``"malformed-rack"``)
+    naming the bad part.
 
     >>> from heuri.spec import load_spec
     >>> parse_rack("?C[CH]", load_spec("es"))
     [28, 2, 3]
     """
     out = []
-    try:
-        toks = _tokens(text, what)
-    except MoveError as e:
-        raise MoveError(str(e), "malformed-rack") from None
-    for tok in toks:
+    for tok in _tokens(text, what, "?", "malformed-rack"):
         if tok == "?":
             out.append(spec.blank)
             continue
-        body = tok[1:-1] if tok.startswith("[") else tok
-        if body != body.upper() or not body.isalpha():
-            raise MoveError(f"{what} {text!r}: {tok!r} is not a tile (expected upper-case letters, "
-                            f"'?' for a blank, [XX] for a multi-letter tile)", "malformed-rack")
+        if check_spelling(tok) != "upper":
+            raise MoveError(f"{what} {text!r}: {format_spelling(tok)!r} is not a tile (expected upper-case "
+                            f"letters, '?' for a blank, [XX] for a multi-letter tile)", "malformed-rack")
         try:
-            out.append(spec.tile_id(body))
+            out.append(spec.tile_id(tok))
         except TileError:
-            raise MoveError(f"{what} {text!r}: {tok!r} is not a tile of {spec.name}", "malformed-rack") from None
+            raise MoveError(f"{what} {text!r}: {format_spelling(tok)!r} is not a tile of {spec.name}",
+                            "malformed-rack") from None
     return out
 
 
@@ -135,10 +121,7 @@ def format_rack(tiles, spec: "LanguageSpec") -> str:
 
 
 def _letter_text(tile: int, lower: bool, spec: "LanguageSpec") -> str:
-    s = spec.tiles[tile]
-    if lower:
-        s = s.lower()
-    return f"[{s}]" if len(s) > 1 else s
+    return format_spelling(spec.tiles[tile], blank=lower)
 
 
 # -- moves ----------------------------------------------------------------------------
@@ -315,13 +298,8 @@ class Placement(Move):
             row, col, across = parse_coord(coord, size)
         except MoveError as e:
             raise MoveError(f"move {text!r}: {e}", e.kind) from None
-        toks = _tokens(word, f"move {text!r}:")
-        for tok in toks:  # syntax first, then the board
-            body = tok[1:-1] if tok.startswith("[") else tok
-            if tok != "." and not body.isalpha():
-                raise MoveError(f"move {text!r}: {tok!r} is not a letter (expected letters, "
-                                f"lowercase for a blank, '.' for a played-through square, [XX])",
-                                "malformed-play")
+        # Syntax first (any spelling, either case, '.'), then the board.
+        toks = _tokens(word, f"move {text!r}:", ".", "malformed-play")
         dr, dc = (0, 1) if across else (1, 0)
         end_r, end_c = row + dr * (len(toks) - 1), col + dc * (len(toks) - 1)
         if end_r >= size or end_c >= size:
@@ -340,15 +318,12 @@ class Placement(Move):
                                     f"is empty", "playthrough-mismatch")
                 tiles.append(int(board.letters[r, c])); new.append(False); blank.append(False)
                 continue
-            body = tok[1:-1] if tok.startswith("[") else tok
-            if not body.isalpha():
-                raise MoveError(f"move {text!r}: {tok!r} is not a letter (expected letters, "
-                                f"lowercase for a blank, '.' for a played-through square, [XX])",
-                                "malformed-play")
+            body = tok
             try:
-                tid = spec.tile_id(body.upper())
+                tid = spec.tile_id(body)
             except TileError:
-                raise MoveError(f"move {text!r}: {tok!r} is not a tile of {spec.name}", "malformed-play") from None
+                raise MoveError(f"move {text!r}: {format_spelling(tok)!r} is not a tile of {spec.name}",
+                                "malformed-play") from None
             if on:
                 if int(board.letters[r, c]) != tid:
                     raise MoveError(f"move {text!r}: {tok!r} at {format_coord(r, c, True)} but the board "
@@ -356,7 +331,7 @@ class Placement(Move):
                                     "playthrough-mismatch")
                 tiles.append(tid); new.append(False); blank.append(False)
             else:
-                tiles.append(tid); new.append(True); blank.append(body != body.upper())
+                tiles.append(tid); new.append(True); blank.append(check_spelling(body) == "lower")
         if not tiles:
             raise MoveError(f"move {text!r}: no tiles", "malformed-play")
         return Placement(row, col, across, tuple(tiles), tuple(new), tuple(blank))

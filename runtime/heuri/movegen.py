@@ -55,6 +55,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from .errors import HeuriError
+from .tiletext import format_spelling
 
 #: One move (the contract between modules, notes/common.md). Aligned: 56 bytes a move.
 #:
@@ -903,10 +904,7 @@ def describe(spec, move) -> str:
     inside = False
     for j in range(int(move["length"])):
         t = int(move["tiles"][j])
-        s = spec.tiles[t] if 0 <= t < L else "?"
-        s = f"[{s}]" if len(s) > 1 else s
-        if move["blank"][j]:
-            s = s.lower()
+        s = format_spelling(spec.tiles[t], blank=bool(move["blank"][j])) if 0 <= t < L else "?"
         if not move["new"][j] and not inside:
             parts.append("(")
             inside = True

@@ -4,8 +4,10 @@
 >>> pack.keys.counts.shape, pack.keys.counts.dtype  # doctest: +SKIP
 ((290308, 29), dtype('uint8'))
 
-Packs live in ``build/<lang>/`` of the repository (or the folder named by the environment
-variable ``HEURI_BUILD``); ``snakemake --cores 2 <lang>`` makes them.
+Packs live in ``build/<lang>/`` of the repository, or in the folder named by the environment
+variable ``HEURI_BUILD`` (what ``heuri --build DIR`` sets), so that a pack built in another
+checkout can be used; ``snakemake --cores 2 <lang>`` makes them. A pack carries the spec it
+was built from (``spec.toml``), and that copy is the one loaded.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import PackError
+from .errors import PackError, SpecError
 from .spec import LEXICONS, REPO_ROOT, LanguageSpec, load_spec
 
 #: Must equal pipeline.common.PACK_FORMAT; a pack of another format is stale.
@@ -162,6 +164,14 @@ def _build_hint(lang: str) -> str:
     return f"build it with: snakemake --cores 2 {lang}"
 
 
+def _source_lexicons(root: Path, code: str) -> Path | None:
+    """The lexicon folder a pack at ``root`` is checked against (see load_pack)."""
+    if root.resolve() != (build_root() / code).resolve():
+        return None
+    beside = build_root().resolve().parent / "lexicons"
+    return (beside if beside.is_dir() else LEXICONS) / code
+
+
 def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack:
     """Load a built language pack.
 
@@ -198,11 +208,18 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
         if manifest.get("pack_format") != PACK_FORMAT:
             raise PackError(f"{root}: stale {code} pack (format {manifest.get('pack_format')}, "
                             f"this heuri reads {PACK_FORMAT}); {_build_hint(code)}")
-        src = LEXICONS / code
-        if root.resolve() == (build_root() / code).resolve() and (src / "spec.toml").is_file():
-            wl = load_spec(src / "spec.toml").wordlist_file
-            for kind, path in (("spec", src / "spec.toml"), ("wordlist", src / wl)):
-                want = manifest["inputs"][kind]["sha256"]
+        # A pack in <checkout>/build/<lang> was built from <checkout>/lexicons/<lang>: the
+        # checkout of the build folder in use (--build, $HEURI_BUILD), not necessarily the
+        # one heuri is installed from; a build folder with no lexicons/ beside it is
+        # compared with the installed lexicons/. A pack folder given by path is taken as it is.
+        src = _source_lexicons(root, code)
+        if src is not None and (src / "spec.toml").is_file():
+            try:
+                files = {"spec": src / "spec.toml", **load_spec(src / "spec.toml").source_files()}
+            except SpecError as e:
+                raise PackError(f"{root}: its source spec does not load: {e}") from None
+            for kind, path in files.items():
+                want = manifest["inputs"].get(kind, {}).get("sha256")
                 if not path.is_file() or _sha256(path) != want:
                     raise PackError(f"{root}: stale {code} pack: {path} changed since it was built; "
                                     f"{_build_hint(code)}")

@@ -648,29 +648,17 @@ def resolve_hidden(pos):
                                hidden=(0,) * len(pos.hidden))
 
 
-#: CGP ``lex`` name prefixes and ``ld`` names → heuri language codes (upper case)
-LEX_LANGUAGES = (("FISE", "es"), ("FILE", "es"), ("SPANISH", "es"), ("NWL", "en"), ("TWL", "en"),
-                 ("CSW", "en"), ("OSPD", "en"), ("SOWPODS", "en"), ("ENGLISH", "en"), ("ODS", "fr"),
-                 ("FRA", "fr"), ("FRENCH", "fr"))
-
-
 def cgp_language(cgp: str) -> str | None:
     """Language code named by a CGP's ``ld`` or ``lex`` operation (``lex FISE2;`` → es,
-    ``ld english;`` → en), or None when there is none or heuri does not know the name.
+    ``ld english;`` → en) as the language specs' ``[recognise]`` tables say, or None when
+    there is none or no spec answers to the name (:func:`heuri.cgp.guess_language`).
 
     >>> cgp_language("15/15 A/ 0/0 0 lex CSW21; ld english;"), cgp_language("x / 0/0 0")
     ('en', None)
     """
-    import re
+    from .cgp import guess_language
 
-    for op in ("ld", "lex"):
-        m = re.search(rf"(?:^|[\s;]){op}\s+([^;]+);", cgp)
-        if m:
-            name = m.group(1).strip().upper()
-            for prefix, code in LEX_LANGUAGES:
-                if name.startswith(prefix):
-                    return code
-    return None
+    return guess_language(cgp)
 
 
 class HeuriBackend(Backend):

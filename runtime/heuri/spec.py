@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import SpecError
+from .tiletext import JOINERS, check_spelling, format_spelling, nfc, scan
 
 #: Repository root (runtime/heuri/spec.py → ../../); where ``lexicons/`` and ``build/`` live.
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LEXICONS = REPO_ROOT / "lexicons"
 
 END_RULES = ("double", "transfer")
+WORDLIST_SOURCES = ("list", "hunspell")
 PREMIUM_CHARS = "TDtd*."
 BLANK_CLASSES = ("both", "vowel", "consonant", "neither")
 TIE_RULES = ("board-order",)
@@ -91,6 +93,14 @@ class LanguageSpec:
     replace: tuple[tuple[str, str], ...]
     path: Path | None = None
     duplicate: DuplicateRules | None = None
+    #: ``"list"`` (``wordlist_file`` is a word list) or ``"hunspell"`` (``hunspell_dic`` +
+    #: ``hunspell_aff`` are expanded by pipeline/hunspell.py into the list).
+    wordlist_source: str = "list"
+    hunspell_dic: str = ""
+    hunspell_aff: str = ""
+    #: Names this language answers to in records (``[recognise]``; see :func:`recognise`).
+    recognise_lexicons: tuple[str, ...] = ()
+    recognise_distributions: tuple[str, ...] = ()
     _index: dict = field(default_factory=dict, compare=False, repr=False)
 
     # -- tile alphabet ---------------------------------------------------------------
@@ -141,7 +151,7 @@ class LanguageSpec:
         Raises TileError naming the symbol and the language."""
         from .errors import TileError
 
-        s = symbol.upper()
+        s = nfc(symbol).upper()
         if s in ("?", "#"):
             return self.blank
         try:
@@ -195,40 +205,44 @@ class LanguageSpec:
         parts = []
         for t in tiles:
             t = int(t)
-            if t == self.blank:
-                parts.append(blank)
-            else:
-                s = self.tiles[t]
-                parts.append(f"[{s}]" if len(s) > 1 else s)
+            parts.append(blank if t == self.blank else format_spelling(self.tiles[t]))
         return "".join(parts)
 
     def parse_tiles(self, text: str) -> list[int]:
         """Text → tile ids. Accepts ``?`` or ``#`` for a blank, ``[CH]`` brackets for
-        multi-letter tiles, upper or lower case. Raises TileError naming the bad part."""
-        from .errors import TileError
-
-        out = []
-        i = 0
-        while i < len(text):
-            ch = text[i]
-            if ch in "?#":
-                out.append(self.blank)
-                i += 1
-            elif ch == "[":
-                j = text.find("]", i)
-                if j < 0:
-                    raise TileError(f"unclosed '[' at position {i + 1} in {text!r}")
-                out.append(self.tile_id(text[i + 1:j]))
-                i = j + 1
-            else:
-                out.append(self.tile_id(ch))
-                i += 1
-        return out
+        multi-letter tiles (:mod:`heuri.tiletext`), upper or lower case. Raises TileError
+        naming the bad part."""
+        return [self.tile_id(tok) for tok in scan(text, "?#")]
 
     # -- board -----------------------------------------------------------------------
     @property
     def board_size(self) -> int:
         return len(self.board)
+
+    # -- inputs and names -------------------------------------------------------------
+    def source_files(self) -> dict[str, Path]:
+        """The committed inputs besides the spec, by kind: ``{"wordlist": path}`` for a
+        plain list, ``{"dic": path, "aff": path}`` for a Hunspell dictionary."""
+        if self.wordlist_source == "hunspell":
+            return {"dic": self.path / self.hunspell_dic, "aff": self.path / self.hunspell_aff}
+        return {"wordlist": self.path / self.wordlist_file}
+
+    def answers_to(self, lexicon: str | None, distribution: str | None = None) -> bool:
+        """True when a record's lexicon name (GCG ``#lexicon``, CGP ``lex``) starts with one
+        of ``[recognise] lexicons`` or with this spec's own lexicon, or its distribution name
+        (``#tile-distribution``, ``ld``) is one of ``[recognise] distributions``, the
+        spec's name or code; all case-insensitive, spaces and ``_`` alike."""
+        def key(x: str) -> str:
+            return x.strip().replace(" ", "_").upper()
+
+        if lexicon and lexicon.strip():
+            lx = key(lexicon)
+            if any(lx.startswith(key(p)) for p in self.recognise_lexicons + (self.lexicon,) if p.strip()):
+                return True
+        if distribution and distribution.strip():
+            ld = key(distribution)
+            return ld in {key(d) for d in self.recognise_distributions + (self.name, self.code)}
+        return False
 
 
 def _need(d: dict, key: str, typ, where: str):
@@ -315,11 +329,15 @@ def load_spec(lang: str | Path) -> LanguageSpec:
         where = f"{w} [tiles] letters[{i}]"
         if not isinstance(t, dict):
             raise SpecError(f"{where}: expected {{ tile = ..., count = ..., value = ... }}")
-        s = _need(t, "tile", str, where)
+        s = nfc(_need(t, "tile", str, where))
         c = _need(t, "count", int, where)
         v = _need(t, "value", int, where)
-        if not s or s != s.upper() or any(ch in "?#[]. " for ch in s):
-            raise SpecError(f"{where}: tile {s!r} must be upper case letters")
+        if check_spelling(s) != "upper":
+            # The readers (heuri.tiletext) must be able to read back what the writers write.
+            raise SpecError(f"{where}: field 'tile' = {s!r} is not a tile spelling heuri can read "
+                            f"and write: upper-case letters with a lower-case form, and between "
+                            f"letters only {' '.join(JOINERS)} (L·L); no digits, spaces, '.', "
+                            f"apostrophes or hyphens")
         if s in syms:
             raise SpecError(f"{where}: tile {s!r} appears twice")
         if c < 0 or v < 0:
@@ -341,26 +359,53 @@ def load_spec(lang: str | Path) -> LanguageSpec:
     if sum(row.count("*") for row in layout) != 1:
         raise SpecError(f"{w} [board]: layout needs exactly one centre square '*'")
     replace = _need(wl, "replace", dict, f"{w} [wordlist]")
+    source = wl.get("source", "list")
+    if source not in WORDLIST_SOURCES:
+        raise SpecError(f"{w} [wordlist]: field 'source' must be one of {WORDLIST_SOURCES}, got {source!r}")
+    if source == "hunspell":
+        dic = _need(wl, "dic", str, f"{w} [wordlist] (source = \"hunspell\")")
+        aff = _need(wl, "aff", str, f"{w} [wordlist] (source = \"hunspell\")")
+        wordlist_file = ""
+    else:
+        dic = aff = ""
+        wordlist_file = _need(wl, "file", str, f"{w} [wordlist]")
+    recog = d.get("recognise", {})
+    if not isinstance(recog, dict):
+        raise SpecError(f"{w} [recognise]: expected a table with 'lexicons' and 'distributions'")
+    names = {}
+    for k in ("lexicons", "distributions"):
+        v = recog.get(k, [])
+        if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+            raise SpecError(f"{w} [recognise]: field '{k}' must be a list of non-empty strings, got {v!r}")
+        names[k] = tuple(v)
+    blank_count = _need(blank_t, "count", int, f"{w} [blank]")
+    if "total" in tiles_t:
+        total = _need(tiles_t, "total", int, f"{w} [tiles]")
+        if sum(counts) + blank_count != total:
+            raise SpecError(f"{w} [tiles]: field 'total' = {total} but the letter counts add up to "
+                            f"{sum(counts)} and [blank] count to {blank_count} ({sum(counts) + blank_count})")
     spec = LanguageSpec(
         code=_need(lang_t, "code", str, f"{w} [language]"),
         name=_need(lang_t, "name", str, f"{w} [language]"),
         lexicon=_need(lang_t, "lexicon", str, f"{w} [language]"),
         tiles=tuple(syms), counts=tuple(counts), values=tuple(values),
-        blank_count=_need(blank_t, "count", int, f"{w} [blank]"),
+        blank_count=blank_count,
         blank_value=_need(blank_t, "value", int, f"{w} [blank]"),
-        blank_cannot_represent=tuple(_need(blank_t, "cannot_represent", list, f"{w} [blank]")),
+        blank_cannot_represent=tuple(nfc(x) for x in _need(blank_t, "cannot_represent", list, f"{w} [blank]")),
         rack_size=_need(rules, "rack_size", int, f"{w} [rules]"),
         bingo_bonus=_need(rules, "bingo_bonus", int, f"{w} [rules]"),
         exchange_min_bag=_need(rules, "exchange_min_bag", int, f"{w} [rules]"),
         end_rule=end_rule,
         max_scoreless_turns=_need(rules, "max_scoreless_turns", int, f"{w} [rules]"),
         board=tuple(layout),
-        wordlist_file=_need(wl, "file", str, f"{w} [wordlist]"),
+        wordlist_file=wordlist_file,
         strip_accents=_need(wl, "strip_accents", bool, f"{w} [wordlist]"),
-        keep=tuple(_need(wl, "keep", list, f"{w} [wordlist]")),
+        keep=tuple(nfc(k) for k in _need(wl, "keep", list, f"{w} [wordlist]")),
         replace=tuple((str(k), str(v)) for k, v in replace.items()),
         path=path.parent,
         duplicate=_duplicate_rules(d, syms, w),
+        wordlist_source=source, hunspell_dic=dic, hunspell_aff=aff,
+        recognise_lexicons=names["lexicons"], recognise_distributions=names["distributions"],
     )
     if spec.rack_size < 2 or spec.rack_size > n:
         raise SpecError(f"{w} [rules]: rack_size {spec.rack_size} must be between 2 and {n}")
@@ -372,3 +417,32 @@ def load_spec(lang: str | Path) -> LanguageSpec:
 def list_languages() -> list[str]:
     """Language codes with a spec under ``lexicons/`` (the pipeline's targets)."""
     return sorted(p.parent.name for p in LEXICONS.glob("*/spec.toml"))
+
+
+def recognise(lexicon: str | None, distribution: str | None = None,
+              folders: "list[Path] | None" = None) -> str | None:
+    """Language code of a record from its lexicon and distribution names, asked of every
+    spec that can be loaded: the built packs' (``<build>/<lang>/spec.toml``, see
+    :func:`heuri.pack.build_root`) and ``lexicons/<lang>/spec.toml``, or the spec folders
+    given. The lexicon name decides first; a distribution name only when no lexicon
+    matches. None when no spec, or more than one language, answers (ambiguous).
+    Specs that do not load are skipped (the pack loader reports them when asked)."""
+    if folders is None:
+        from .pack import build_root
+
+        folders = sorted(p.parent for p in build_root().glob("*/spec.toml")) + \
+            sorted(p.parent for p in LEXICONS.glob("*/spec.toml"))
+    specs = {}
+    for f in folders:
+        try:
+            sp = load_spec(f)
+        except SpecError:
+            continue
+        specs.setdefault(sp.code, []).append(sp)
+    for lx, ld in ((lexicon, None), (None, distribution)):
+        hits = sorted(c for c, sps in specs.items() if any(sp.answers_to(lx, ld) for sp in sps))
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return None
+    return None
