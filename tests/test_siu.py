@@ -481,7 +481,8 @@ def test_child_endgame(engine, pack_es):
 
     g = Game(pack_es.spec, seed=3)
     greedy = make_player("greedy", pack_es)
-    while g.position.bag_size > 0 and not g.over:
+    # greedy until the bag is empty and the racks small enough to solve in a moment
+    while (g.position.bag_size > 0 or g.position.racks[0].sum() + g.position.racks[1].sum() > 6) and not g.over:
         g.play(greedy.choose(g.position))
     pos = g.position
     assert pos.bag_size == 0 and not pos.over
@@ -494,6 +495,7 @@ def test_child_endgame(engine, pack_es):
     lines = e.go("go endgame")
     eg = _infos(lines, "endgame")
     assert len(eg) == 1 and eg[0][2] == "depth" and eg[0][4:6] == ["score", "spread"]
+    assert eg[0][eg[0].index("exact") + 1] == "true"
     pv = eg[0][eg[0].index("pv") + 1:]
     assert pv and lines[-1] == f"bestmove {pv[0]}"
     # in process, with both racks known, the same search gives the same move

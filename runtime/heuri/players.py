@@ -4,8 +4,10 @@ Names (``heuri match --p1 NAME``):
 
 - ``greedy``: the top-scoring move (ties: the move generator's first);
 - ``heuri1``, ``heuri2``, ``heuri3``: the Heuri evaluators of :mod:`heuri.evaluate`, with the
-  endgame search of :mod:`heuri.endgame` once the bag is empty (greedy when the search does
-  not fit its limits);
+  exact endgame solver of :mod:`heuri.endgame` once the bag is empty, under
+  :data:`MATCH_ENDGAME_LIMITS` (deterministic counts, so a match replays from its seed; the
+  best move of the last completed depth when the limits stop it; greedy when even depth 1
+  does not fit);
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -42,6 +44,12 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri2-noend": ("heuri2", False),
     "heuri3-noend": ("heuri3", False),
 }
+
+
+#: the endgame solver's limits in the match players: move-generator calls and positions per
+#: decision (counts, not time, so the same seed gives the same games). 1500 generations is
+#: the old width-limited search's budget; on the 2-core machine about 1 s at most a move.
+MATCH_ENDGAME_LIMITS: dict = {"max_generations": 1500, "max_nodes": 60_000}
 
 
 @runtime_checkable
@@ -109,14 +117,15 @@ class EvaluatorPlayer:
         if endgame:
             from .endgame import EndgameSearch
 
-            self.search = EndgameSearch(pack, **(endgame_options or {}))
+            self.search = EndgameSearch(pack, **{**MATCH_ENDGAME_LIMITS, **(endgame_options or {})})
         self.info: dict = {}
 
     def choose(self, position):
         if self.search is not None and position.bag_size == 0:
             res = self.search.search(position)
             if res is not None:
-                self.info = {"endgame": True, "exact": res.exact, "nodes": res.nodes}
+                self.info = {"endgame": True, "exact": res.exact, "nodes": res.nodes, "depth": res.depth,
+                             "value": res.value}
                 return res.move
             move = self._greedy.choose(position)
             self.info = {"endgame": False, "fallback": True}

@@ -1006,17 +1006,19 @@ class HeuriBackend(Backend):
                 emit(f"info string error bad-move {t}: {e}")
         return out
 
-    def _endgame_search(self, pack, stop, max_depth: int | None = None):
-        from .endgame import EndgameSearch, _OutOfBudget
-
-        class _Stoppable(EndgameSearch):
-            def _negamax(self, *a):
-                if stop.is_set():
-                    raise _OutOfBudget
-                return super()._negamax(*a)
+    def _endgame_search(self, pack, stop, max_depth: int | None = None, match_limits: bool = False):
+        """The exact endgame solver, stopped by SIU ``stop`` (the server also sets it when
+        ``movetime`` runs out); ``match_limits``: the match players' node limits (``go
+        auto``), else the solver's own (``go endgame``: exact unless stopped)."""
+        from .endgame import EndgameSearch
+        from .players import MATCH_ENDGAME_LIMITS
 
         kw = {} if max_depth is None else {"max_depth": max_depth}
-        return _Stoppable(pack, **kw)
+        if match_limits:
+            kw.update(MATCH_ENDGAME_LIMITS)
+        es = EndgameSearch(pack, **kw)
+        es._stop = stop.is_set
+        return es
 
     def _emit_endgame(self, sp, res, emit) -> None:
         spec, board = sp.pack.spec, sp.position.board
@@ -1026,6 +1028,9 @@ class HeuriBackend(Backend):
             board = board.play(m)
         emit(f"info endgame depth {res.depth} score spread {res.value:+d} nodes {res.nodes} "
              f"exact {'true' if res.exact else 'false'} pv {' '.join(pv)}")
+        if not res.exact:
+            emit(f"info string endgame value not exact: a horizon estimate at depth {res.depth} "
+                 + ("(the search was stopped)" if res.stopped else "(the limits allowed no deeper search)"))
 
     def _endgame(self, sp, params, stop, emit) -> str:
         from .players import GreedyPlayer
@@ -1046,7 +1051,7 @@ class HeuriBackend(Backend):
         last: dict = {}
         player = self._player(pack, last)
         if getattr(player, "search", None) is not None:
-            inner = self._endgame_search(pack, stop)
+            inner = self._endgame_search(pack, stop, match_limits=True)
 
             class _Recording:
                 def search(self, position):
