@@ -335,6 +335,48 @@ def cmd_endgame(args) -> int:
     return 0
 
 
+def cmd_peg(args) -> int:
+    """Pre-endgame (heuri.peg): with 1 to 7 tiles in the bag, every draw of each candidate,
+    weighted by its probability; a table by win probability then expected spread."""
+    import json
+
+    from .peg import PegSearch
+
+    pack, pos = _position_from_cgp(args)
+    spec = pack.spec
+    if args.top < 1:
+        raise HeuriError(f"peg: --top {args.top}: give at least 1")
+    res = PegSearch(pack, top=args.top, empty_top=args.top).search(pos)
+    try:
+        if args.json:
+            for i, r in enumerate(res.rows, 1):
+                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec), "wins": round(r.wins, 6),
+                                             "draws": round(r.draws, 6), "losses": round(r.losses, 6),
+                                             "spread": round(r.spread, 3), "method": r.method,
+                                             "draws_n": r.draws_n}, ensure_ascii=False) + "\n")
+            return 0
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"pre-endgame: {pos.rack_text()} to move, {res.bag_size} in the bag "
+                        f"({len(res.rows)} candidates, {res.seconds:.1f} s)")
+        for col in ("#", "move", "win %", "wins", "draws", "losses", "exp. spread", "draws n", "method"):
+            t.add_column(col, justify="left" if col in ("move", "method") else "right")
+        for i, r in enumerate(res.rows, 1):
+            t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{100 * r.win_prob:.1f}",
+                      f"{r.wins:.3f}", f"{r.draws:.3f}", f"{r.losses:.3f}", f"{r.spread:+.1f}", str(r.draws_n),
+                      r.method)
+        Console().print(t)
+        print("method: endgame = every draw's endgame solved exactly; endgame* = some endgames stopped by "
+              "the limits (best move of the last completed depth); 1-ply = the move leaves tiles in the bag: "
+              "valued against the opponent's top-scoring reply only")
+        if res.note:
+            print(f"note: {res.note}")
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
 def cmd_match(args) -> int:
     """Play a paired match (heuri.match) and print its summary table."""
     from .match import cli_match
@@ -402,6 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes", type=int, default=None, help="positions and move lists the search may visit")
     p.add_argument("--json", action="store_true", help="one JSON object per line: rank, move, value, exact, depth, pv")
     p.set_defaults(func=cmd_endgame)
+
+    p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
+    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--cgp", required=True, help="the position, one CGP line (the opponent's rack may be left empty)")
+    p.add_argument("--top", type=int, default=5, help="evaluator candidates, and as many bag-emptying placements (default 5)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=cmd_peg)
 
     p = sub.add_parser("match", help="paired self-play match between two engines (seats swapped, same tiles)")
     from .match import add_match_arguments

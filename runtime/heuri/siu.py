@@ -280,7 +280,7 @@ class Backend:
     name = ENGINE_NAME
     version = __version__
     author = ENGINE_AUTHOR
-    capabilities = ("gen", "endgame", "auto", "stream", "stop")
+    capabilities = ("gen", "endgame", "peg", "auto", "stream", "stop")
 
     def options(self) -> list[OptionDecl]:
         """The options to declare in the handshake."""
@@ -907,6 +907,11 @@ class HeuriBackend(Backend):
                 raise err
             if any(pos.hidden):
                 raise SiuError("bad-position", "go endgame needs both racks")
+        if params.mode == "peg":
+            if not 1 <= pos.bag_size <= 7:
+                err = SiuError("bad-position", f"go peg needs 1 to 7 tiles in the bag; it holds {pos.bag_size}")
+                err.fallback = "auto"
+                raise err
 
     def honoured(self, mode: str) -> set[str]:
         if mode == "gen":
@@ -965,7 +970,29 @@ class HeuriBackend(Backend):
             return self._gen(sp, params, stop, emit)
         if params.mode == "endgame":
             return self._endgame(sp, params, stop, emit)
+        if params.mode == "peg":
+            return self._peg(sp, params, stop, emit)
         return self._auto(sp, params, stop, emit)
+
+    def _peg(self, sp, params, stop, emit) -> str:
+        """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``
+        (wins + half the draws, %), ``wins``/``draws``/``losses`` (probabilities over the
+        draws), ``spread`` (expected final spread), ``method`` (heuri.peg)."""
+        from .peg import PegSearch
+
+        spec, board = sp.pack.spec, sp.position.board
+        key = ("peg", id(sp.pack))
+        ps = self._players.get(key)
+        if ps is None:
+            ps = self._players[key] = PegSearch(sp.pack)
+        res = ps.search(sp.position)
+        for r in res.rows:
+            emit(f"info peg move {r.move.siu(spec, board)} win {100 * r.win_prob:.2f} wins {r.wins:.4f} "
+                 f"draws {r.draws:.4f} losses {r.losses:.4f} spread {r.spread:+.2f} method {r.method} "
+                 f"draws_n {r.draws_n}")
+        if res.note:
+            emit(f"info string peg {res.note}")
+        return res.rows[0].move.siu(spec, board)
 
     def _gen(self, sp, params, stop, emit) -> str:
         from .move import Move
