@@ -231,3 +231,25 @@ def test_peg_errors_and_endgame_bag_error_names_the_size(pack_es):
     pos = Game(pack_es.spec, seed=3).position
     with pytest.raises(EndgameError, match=r"the bag holds 86 tiles"):
         EndgameSearch(pack_es).search(pos)
+
+
+def test_cli_endgame_table_and_errors(pack_en, capsys):
+    import json
+
+    from heuri.cli import main
+
+    assert main(["endgame", "--lang", "en", "--cgp", NO_VS_A, "--top", "6", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["move"] for r in rows[:2]] == ["11H ON", "1A O."] and rows[0]["value"] == 15
+    assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
+    assert all(r["exact"] for r in rows) and rows[0]["pv"] == ["11H ON"]
+    # the opponent's rack left out: with the bag empty it is the unseen tiles
+    fields = NO_VS_A.split(" ")
+    hidden = " ".join([fields[0], fields[1].split("/")[0] + "/", *fields[2:]])
+    assert main(["endgame", "--lang", "en", "--cgp", hidden, "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "11H ON" in out and "value +15 (exact); depth 2" in out
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    assert main(["endgame", "--lang", "en", "--cgp", cgp]) == 2
+    assert capsys.readouterr().err.strip() == ("heuri: error: endgame search needs an empty bag; "
+                                               "the bag holds 86 tiles")

@@ -299,6 +299,13 @@ def cmd_endgame(args) -> int:
 
     pack, pos = _position_from_cgp(args)
     spec = pack.spec
+    o = 1 - pos.to_move
+    if pos.bag_size == 0 and pos.hidden[o] and not pos.racks[o].any():
+        import dataclasses
+
+        # the bag is empty: the opponent's rack, left out of the CGP, is every unseen tile
+        racks = tuple(pos.bag.copy() if i == o else r for i, r in enumerate(pos.racks))
+        pos = dataclasses.replace(pos, racks=racks, bag=pos.bag - pos.bag, hidden=(0,) * pos.n_players)
     solver = EndgameSearch(pack, **_limits(args, "endgame"))
     res, rows = solver.analyse(pos, top=args.top)
     if res is None:
