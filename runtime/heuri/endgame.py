@@ -54,6 +54,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from .errors import HeuriError
 
@@ -129,6 +130,21 @@ def rack_value(values: np.ndarray, rack: np.ndarray) -> int:
     return int(np.dot(values, rack))
 
 
+@njit(cache=True)
+def _leave_values(rack_val, values, length, tiles, new, blank):
+    """Points left on the rack after each move: the rack's value minus the face values of
+    the new tiles that are not blanks; (n,) int64."""
+    n = length.shape[0]
+    out = np.empty(n, np.int64)
+    for k in range(n):
+        v = rack_val
+        for j in range(length[k]):
+            if new[k, j] and not blank[k, j]:
+                v -= values[tiles[k, j]]
+        out[k] = v
+    return out
+
+
 class _MoveList:
     """The placements of one rack on one board, ordered for the search (going out first,
     then score descending).
@@ -141,32 +157,45 @@ class _MoveList:
     vectors), ``leave_val``, ``leave_hash`` (rack hash of the leave), ``dhash`` (board hash
     change), and the flat squares / letters / blank flags of the new tiles."""
 
-    __slots__ = ("recs", "score", "out", "leave", "leave_val", "leave_hash", "dhash", "flat", "new", "lv",
-                 "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
+    __slots__ = ("recs", "raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "new",
+                 "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
 
     def __init__(self, recs, rack, solver):
-        from .movegen import leaves as _leaves
-
-        self.recs = recs
+        self.raw = recs
+        self.rack = rack.copy()
         self.n = n = len(recs)
         self.full = True
         self.expanded = False
-        self.lv = lv = _leaves(rack, recs).astype(np.int64) if n else np.zeros((0, solver.L + 1), np.int64)
-        self.a_score = recs["score"].astype(np.int64)
-        self.a_out = lv.sum(axis=1) == 0
-        self.a_leave = lv @ solver.values
+        self.recs = None
+        sc = recs["score"].astype(np.int64)
+        out = recs["n_tiles"].astype(np.int64) == int(rack.sum())
+        lvv = _leave_values(rack_value(solver.values, rack), solver.values, recs["length"], recs["tiles"],
+                            recs["new"], recs["blank"]) if n else np.zeros(0, np.int64)
+        self.order = order = np.argsort(-(sc + 100_000 * out), kind="stable")  # going out first, then score
+        self.a_score = sc[order]
+        self.a_out = out[order]
+        self.a_leave = lvv[order]
         self.a_zero = self.a_score == 0
-        outs = np.flatnonzero(self.a_out)
-        self.best_out = int(outs[0]) if len(outs) else None  # ordered: the top-scoring way out
+        self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
+
+    def keep(self, k: int):
+        """Keep only the first ``k`` moves of the order (a width limit)."""
+        self.order = self.order[:k]
+        self.n = k
+        self.a_score, self.a_out = self.a_score[:k], self.a_out[:k]
+        self.a_leave, self.a_zero = self.a_leave[:k], self.a_zero[:k]
 
     def expand(self, solver):
         """Compute the per-move lists of an interior node (once)."""
+        from .movegen import leaves as _leaves
+
         self.expanded = True
-        recs, lv, n, N = self.recs, self.lv, self.n, solver.N
+        self.recs = recs = self.raw[self.order]
+        n, N = self.n, solver.N
+        self.lv = lv = _leaves(self.rack, recs).astype(np.int64) if n else np.zeros((0, solver.L + 1), np.int64)
         self.score = self.a_score.tolist()
         self.out = self.a_out.tolist()
         self.leave_val = self.a_leave.tolist()
-        self.leave = list(lv)
         if n == 0:
             self.leave_hash = self.dhash = []
             self.flat = self.new = None
@@ -259,18 +288,14 @@ class EndgameSearch:
         self._gens += 1
         from .movegen import generate
 
+        # exchanges=False: placements only (an exchange needs tiles in the bag; the pass is
+        # the search's own child)
         recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False)
-        recs = recs[recs["kind"] == 0]
-        n_rack = int(rack.sum())
-        out = recs["n_tiles"].astype(np.int64) == n_rack
-        recs = recs[np.lexsort((-recs["score"].astype(np.int64), ~out))]
-        full = True
-        if self.width is not None and len(recs) > self.width:
-            keep = max(self.width, int(out.sum()))
-            full = keep >= len(recs)
-            recs = recs[:keep]
         ml = _MoveList(recs, rack, self)
-        ml.full = full
+        if self.width is not None and ml.n > self.width:
+            keep = max(self.width, int(ml.a_out.sum()))
+            ml.full = keep >= ml.n
+            ml.keep(keep)
         if self._ml_moves > 3_000_000:  # bound the memory (about 1 KiB a move)
             self._ml.clear()
             self._ml_moves = 0
@@ -349,7 +374,7 @@ class EndgameSearch:
                         letters[sq] = lt
                         blanks[sq] = bl
                         try:
-                            cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.leave[i], ml.leave_hash[i],
+                            cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
                                                    lv, s_l, depth - 1, s - beta, s - alpha)
                         finally:
                             letters[sq] = -1
@@ -496,7 +521,7 @@ class EndgameSearch:
             return s - lv + vopp, True, None
         if depth == 1:
             return s + vopp - lv, False, None
-        nxt = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.leave[i], ml.leave_hash[i], lv, s_l)
+        nxt = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l)
         self._place(ml, i)
         try:
             cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF)
@@ -549,7 +574,7 @@ class EndgameSearch:
                     break
                 self._place(ml, i)
                 undo.append((ml, i))
-                args = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.leave[i], ml.leave_hash[i], ml.leave_val[i],
+                args = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], ml.leave_val[i],
                         sl + 1 if ml.score[i] == 0 else 0)
         finally:
             for ml, i in reversed(undo):
@@ -635,6 +660,8 @@ class EndgameSearch:
             ent = self._tt.get((args[0], args[2], args[5], args[7]))
             i = ent[3] if ent is not None else -1
             ml = self._ml[(args[0], args[2])]
+            if not ml.expanded:
+                ml.expand(self)
             recs = [None if i < 0 else ml.recs[i]]
             self._root_first = i
         pv = self._moves_of(recs)
