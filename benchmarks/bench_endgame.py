@@ -6,7 +6,8 @@ bag-empty endgames met in self-play.
 
 For each language, plays ``--games`` self-play games of ``--engine`` against itself (seeds
 ``seed, seed+1, ...``) up to the first position with an empty bag and both racks non-empty
-(the endgame as it is met), then solves each with :class:`heuri.endgame.EndgameSearch`
+(the endgame as it is met; ``--every``: every bag-empty position to the end of the game,
+as a match player meets them), then solves each with :class:`heuri.endgame.EndgameSearch`
 under ``--nodes`` visited positions and ``--time`` seconds. Prints, per language: endgames,
 share proved exact, median / p90 / max seconds, median nodes and generations, the depth
 (placements) reached, and the tiles on both racks. ``--save`` writes the endgames as CGP
@@ -24,8 +25,9 @@ def p90(xs):
     return xs[min(len(xs) - 1, int(0.9 * len(xs)))]
 
 
-def endgames(pack, engine: str, games: int, seed: int):
-    """The first bag-empty position of each self-play game (CGP lines)."""
+def endgames(pack, engine: str, games: int, seed: int, every: bool = False):
+    """The first bag-empty position of each self-play game (CGP lines); ``every``: every
+    bag-empty position to the end of the game (what a match player meets)."""
     from heuri.game import Game
     from heuri.players import make_player
 
@@ -35,9 +37,11 @@ def endgames(pack, engine: str, games: int, seed: int):
         game = Game(pack.spec, seed=seed + g)
         while not game.over and game.position.bag_size > 0:
             game.play(pl.choose(game.position))
-        p = game.position
-        if not p.over and p.rack.sum() > 0:
-            out.append(p.cgp())
+        while not game.over:
+            out.append(game.position.cgp())
+            if not every:
+                break
+            game.play(pl.choose(game.position))
     return out
 
 
@@ -49,6 +53,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=1_000_000)
     ap.add_argument("--time", type=float, default=30.0)
+    ap.add_argument("--every", action="store_true", help="every bag-empty position of the games, not just the first")
     ap.add_argument("--save", default=None)
     ap.add_argument("--load", default=None)
     a = ap.parse_args()
@@ -67,7 +72,7 @@ def main() -> int:
           f"{'nodes med':>9} {'gens med':>8} {'depth med':>9} {'tiles med':>9}")
     for lang in a.lang:
         pack = heuri.load_pack(lang)
-        cgps = loaded.get(lang) if a.load else endgames(pack, a.engine, a.games, a.seed)
+        cgps = loaded.get(lang) if a.load else endgames(pack, a.engine, a.games, a.seed, a.every)
         saved += [(lang, c) for c in cgps]
         solver = EndgameSearch(pack, max_nodes=a.nodes, max_generations=a.nodes, time_limit=a.time)
         solver.search(Position.from_cgp(cgps[0], pack.spec))  # compile / load the numba cache
