@@ -158,8 +158,8 @@ def test_full_rack_endgame_within_limits_and_deterministic(pack_en):
     assert not a.exact and a.stopped
     pos.check(a.move, pack_en.words)  # legal, real words
     # with no budget the search gives up and the player falls back to greedy
-    assert EndgameSearch(pack_en, max_nodes=1).search(pos) is None
-    p = make_player("heuri3", pack_en, {"max_nodes": 1})
+    assert EndgameSearch(pack_en, max_nodes=0).search(pos) is None
+    p = make_player("heuri3", pack_en, {"max_nodes": 0})
     assert p.choose(pos) == g.choose(pos) and p.info.get("fallback")
 
 

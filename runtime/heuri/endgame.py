@@ -152,13 +152,14 @@ class _MoveList:
     Built in two steps, because most move lists are only read by the last ply before the
     horizon (:meth:`EndgameSearch._last_ply`, NumPy over the whole list): at once the arrays
     ``a_score``, ``a_out`` (empties the rack), ``a_leave`` (points left on the rack),
-    ``a_zero`` (scores 0); on the first interior visit (:meth:`expand`) the per-move lists
-    the search loop reads without NumPy calls: ``score``, ``out``, ``leave`` (count
-    vectors), ``leave_val``, ``leave_hash`` (rack hash of the leave), ``dhash`` (board hash
-    change), and the flat squares / letters / blank flags of the new tiles."""
+    ``a_zero`` (scores 0), in search order (``order`` into the generator's records ``raw``);
+    on the first interior visit (:meth:`expand`) the per-move lists the search loop reads
+    without NumPy calls: ``score``, ``out``, ``leave_val``, ``leave_hash`` (rack hash of the
+    leave), ``dhash`` (board hash change), and the leaves ``lv`` and the flat squares /
+    letters / blank flags of the new tiles (one compiled pass, :func:`_expand_kernel`)."""
 
-    __slots__ = ("recs", "raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "new",
-                 "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
+    __slots__ = ("raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "lt", "bl",
+                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
 
     def __init__(self, recs, rack, solver):
         self.raw = recs
@@ -166,7 +167,6 @@ class _MoveList:
         self.n = n = len(recs)
         self.full = True
         self.expanded = False
-        self.recs = None
         sc = recs["score"].astype(np.int64)
         out = recs["n_tiles"].astype(np.int64) == int(rack.sum())
         lvv = _leave_values(rack_value(solver.values, rack), solver.values, recs["length"], recs["tiles"],
@@ -186,38 +186,69 @@ class _MoveList:
         self.a_leave, self.a_zero = self.a_leave[:k], self.a_zero[:k]
 
     def expand(self, solver):
-        """Compute the per-move lists of an interior node (once)."""
-        from .movegen import leaves as _leaves
-
+        """Compute the per-move lists of an interior node (once; :func:`_expand_kernel`)."""
         self.expanded = True
-        self.recs = recs = self.raw[self.order]
-        n, N = self.n, solver.N
-        self.lv = lv = _leaves(self.rack, recs).astype(np.int64) if n else np.zeros((0, solver.L + 1), np.int64)
+        raw, n = self.raw, self.n
         self.score = self.a_score.tolist()
         self.out = self.a_out.tolist()
         self.leave_val = self.a_leave.tolist()
-        if n == 0:
-            self.leave_hash = self.dhash = []
-            self.flat = self.new = None
-            return
-        length = recs["length"].astype(np.int64)
-        j = np.arange(15)
-        across = recs["across"][:, None]
-        rr = recs["row"].astype(np.int64)[:, None] + np.where(across, 0, j)
-        cc = recs["col"].astype(np.int64)[:, None] + np.where(across, j, 0)
-        new = recs["new"] & (j[None, :] < length[:, None])
-        flat = np.where(new, rr * N + cc, 0)
-        zi = (flat * solver.L + np.where(new, recs["tiles"].astype(np.int64), 0)) * 2 + recs["blank"]
-        z = np.where(new, solver.zboard[zi], np.uint64(0))
-        self.dhash = np.bitwise_xor.reduce(z, axis=1).tolist()
-        self.leave_hash = np.bitwise_xor.reduce(solver.zrack[np.arange(solver.L + 1)[None, :], lv], axis=1).tolist()
-        self.flat = flat
-        self.new = new
+        dh, lh, sq, lt, bl, nn, lv = _expand_kernel(
+            self.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"], raw["new"],
+            raw["blank"], self.rack, solver.zboard, solver.zrack, solver.L, solver.N)
+        self.dhash = dh.tolist()
+        self.leave_hash = lh.tolist()
+        self.flat, self.lt, self.bl, self.nn, self.lv = sq, lt, bl, nn.tolist(), lv
 
     def squares(self, i):
         """Flat squares, letters (int8) and blank flags of move ``i``'s new tiles."""
-        m = self.new[i]
-        return self.flat[i][m], self.recs["tiles"][i][m], self.recs["blank"][i][m]
+        k = self.nn[i]
+        return self.flat[i, :k], self.lt[i, :k], self.bl[i, :k]
+
+    def rec(self, i):
+        """The MOVE_DTYPE record of move ``i`` (search order)."""
+        return self.raw[self.order[i]]
+
+
+@njit(cache=True)
+def _expand_kernel(order, row, col, across, length, tiles, new, blank, rack, zboard, zrack, L, N):
+    """Per move (in ``order``): the board hash change (XOR of the Zobrist words of the new
+    tiles), the rack hash of the leave, the new tiles' flat squares / letters / blank flags
+    (compacted to the left, ``nn`` of them) and the leave (count vector)."""
+    n = order.shape[0]
+    dh = np.zeros(n, np.uint64)
+    lh = np.zeros(n, np.uint64)
+    sq = np.zeros((n, 15), np.int64)
+    lt = np.zeros((n, 15), np.int8)
+    bl = np.zeros((n, 15), np.bool_)
+    nn = np.zeros(n, np.int64)
+    lv = np.zeros((n, L + 1), np.int64)
+    for k in range(n):
+        m = order[k]
+        for t in range(L + 1):
+            lv[k, t] = rack[t]
+        h = np.uint64(0)
+        c = 0
+        for j in range(length[m]):
+            if not new[m, j]:
+                continue
+            r = row[m] + (0 if across[m] else j)
+            cc = col[m] + (j if across[m] else 0)
+            f = r * N + cc
+            x = tiles[m, j]
+            b = blank[m, j]
+            h ^= zboard[(f * L + x) * 2 + (1 if b else 0)]
+            sq[k, c] = f
+            lt[k, c] = x
+            bl[k, c] = b
+            c += 1
+            lv[k, L if b else x] -= 1
+        nn[k] = c
+        dh[k] = h
+        g = np.uint64(0)
+        for t in range(L + 1):
+            g ^= zrack[t, lv[k, t]]
+        lh[k] = g
+    return dh, lh, sq, lt, bl, nn, lv
 
 
 class EndgameSearch:
@@ -403,7 +434,8 @@ class EndgameSearch:
         list at once (NumPy): a placement that goes out is worth its score + twice the
         opponent's rack (proven); one that ends the game on scoreless turns, its score −
         its leave + the opponent's rack (proven); any other, the same formula as the
-        child's horizon estimate (not proven). The pass is searched (it keeps the depth)."""
+        child's horizon estimate (not proven). The pass is searched (it keeps the depth) when
+        every placement is proven; else it gets the horizon estimate too."""
         vals = ml.a_score + np.where(ml.a_out, 2 * vopp, vopp - ml.a_leave)
         sl1 = sl + 1
         ends = sl1 >= self.max_scoreless
@@ -426,6 +458,11 @@ class EndgameSearch:
             proven = proven and bool(term.all())
         if ends:
             pval, ppr = vopp - vme, True
+        elif not proven:
+            # a placement here is already a horizon estimate, so the node cannot be proven:
+            # value the pass by the same estimate (both racks stay) instead of searching the
+            # opponent's moves on this board (the next iteration searches it)
+            pval, ppr = vopp - vme, False
         else:
             a = max(alpha, best)
             cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a)
@@ -564,7 +601,7 @@ class EndgameSearch:
                 if not ml.expanded:
                     ml.expand(self)
                 i = ent[3]
-                line.append(None if i == -1 else ml.recs[i])
+                line.append(None if i == -1 else ml.rec(i))
                 if i == -1:
                     if sl + 1 >= self.max_scoreless:
                         break
@@ -606,7 +643,7 @@ class EndgameSearch:
                     i, nxt = chosen
                     if not line:
                         self._pv_first = i
-                    line.append(None if i == -1 else ml.recs[i])
+                    line.append(None if i == -1 else ml.rec(i))
                     if nxt is None:
                         break
                     if i >= 0:
@@ -662,7 +699,7 @@ class EndgameSearch:
             ml = self._ml[(args[0], args[2])]
             if not ml.expanded:
                 ml.expand(self)
-            recs = [None if i < 0 else ml.recs[i]]
+            recs = [None if i < 0 else ml.rec(i)]
             self._root_first = i
         pv = self._moves_of(recs)
         spread0 = int(position.scores[position.to_move]) - int(position.scores[1 - position.to_move])
@@ -691,7 +728,7 @@ class EndgameSearch:
                     val, pr, nxt = self._child(args, ml, k, res.depth)
                 except _OutOfBudget:  # the table stops at the moves valued within the limits
                     break
-                rec = None if k == -1 else ml.recs[k]
+                rec = None if k == -1 else ml.rec(k)
                 line = [rec]
                 if nxt is not None:
                     if k >= 0:
