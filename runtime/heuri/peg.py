@@ -20,10 +20,12 @@ Each line gives the final spread (current spread + the spread the line adds): a 
 it is > 0, a draw when 0. Candidates are ranked by win probability (a draw counts half),
 ties by expected spread (Quackle, MAGPIE and Woogles' PEG tables report the same figures).
 
-Cut-off: a bag of more than ``max_bag`` (default 7) tiles is refused (PegError, naming the
-bag size); when the draws of a candidate exceed ``max_draws`` distinct multisets the
-candidate's endgames are searched with the depth-1 limits only (``shallow``) and the row
-says so.
+Cut-offs: a bag of more than ``max_bag`` (default 7) tiles is refused (PegError, naming the
+bag size). When a candidate's draws exceed ``max_draws`` (default 40) distinct multisets,
+only the ``max_draws`` likeliest are searched, their probabilities reweighted to sum to 1,
+and the row's method ends in ``~`` (the result's ``note`` says so); a 1-ply line takes the
+``max_replies`` (6) likeliest contents of the bag. With one tile in the bag every draw is
+searched (at most one per distinct unseen tile).
 """
 from __future__ import annotations
 
@@ -100,15 +102,25 @@ def sub_multisets(counts: np.ndarray, k: int):
     yield from rec(0, k, 1)
 
 
+def _likeliest(draws, cap: int):
+    """At most ``cap`` of ``draws`` (``(draw, ways)`` pairs), the likeliest first, with the
+    total of the kept ways (so ``ways / total`` are the reweighted probabilities) and whether
+    any draw was left out."""
+    allr = sorted(draws, key=lambda x: -x[1])
+    kept = allr[:cap]
+    return kept, sum(w for _, w in kept), len(allr) > cap
+
+
 class PegSearch:
     """Pre-endgame search for one pack (see the module docstring). Parameters: ``top``
     (evaluator candidates), ``empty_top`` (extra bag-emptying placements, best scores
     first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`),
     ``endgame_limits`` (keywords of :class:`heuri.endgame.EndgameSearch` for each draw),
-    ``max_bag``, ``max_draws``."""
+    ``max_bag``, ``max_draws``, ``max_replies`` (see the module docstring)."""
 
     def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = "heuri3",
-                 endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40):
+                 endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40,
+                 max_replies: int = 6):
         from .endgame import EndgameSearch
         from .evaluate import make_evaluator
 
@@ -118,10 +130,10 @@ class PegSearch:
         self.empty_top = empty_top
         self.max_bag = max_bag
         self.max_draws = max_draws
+        self.max_replies = max_replies
         self.evaluator = make_evaluator(pack, evaluator)
-        self.limits = endgame_limits or {"max_generations": 40, "max_nodes": 4000}
+        self.limits = endgame_limits or {"max_generations": 30, "max_nodes": 3000}
         self.solver = EndgameSearch(pack, **self.limits)
-        self.shallow = EndgameSearch(pack, max_generations=3, max_nodes=400, max_depth=1)
         self.values = np.asarray(self.spec.value_vector(), dtype=np.int64)
 
     def _check(self, position):
@@ -191,14 +203,12 @@ class PegSearch:
         leave = position.rack - mv.rack_counts(self.spec)
         board = position.board.play(mv) if isinstance(mv, Placement) else position.board
         k = min(n, b) if kind == 0 else (min(int(rec["n_tiles"]), b) if kind == 1 else 0)
-        draws = list(sub_multisets(U, k))
-        total = math.comb(nU, k)
+        draws, total, cut = _likeliest(sub_multisets(U, k), self.max_draws)
+        if cut:
+            notes.add(f"over {self.max_draws} distinct draws: the {self.max_draws} likeliest, reweighted")
         w = d = lo = es = 0.0
         exact_w = 0.0
         solver = self.solver
-        if len(draws) > self.max_draws:
-            solver = self.shallow
-            notes.add(f"over {self.max_draws} draws: depth-1 endgames")
         empties = kind == 0 and n >= b
         scoreless = 0 if score else position.scoreless + 1
         for D, ways in draws:
@@ -226,6 +236,8 @@ class PegSearch:
             es += p * final
             exact_w += p * ex
         method = "endgame" if empties and exact_w > 1 - 1e-9 else ("endgame*" if empties else "1-ply")
+        if cut:
+            method += "~"
         return PegRow(mv, w, d, lo, es, method, len(draws), exact_w)
 
     def _racks(self, position, rack_me, opp):
@@ -241,9 +253,9 @@ class PegSearch:
 
         rest = U - D  # the bag's other tiles and the opponent's rack (exchanged tiles are in neither)
         rack_me = leave + D
-        total = math.comb(int(rest.sum()), bag_left) if bag_left <= rest.sum() else 1
         acc = 0.0
-        for R, ways in sub_multisets(rest, bag_left):
+        bags, total, _ = _likeliest(sub_multisets(rest, bag_left), self.max_replies)
+        for R, ways in bags:
             opp = rest - R
             recs = generate(self.pack, board.letters, board.blanks, opp, bag_size=bag_left, exchanges=False)
             s_opp = int(recs["score"].max()) if len(recs) else 0  # the pass scores 0
