@@ -8,6 +8,8 @@ Names (``heuri match --p1 NAME``):
   :data:`MATCH_ENDGAME_LIMITS` (deterministic counts, so a match replays from its seed; the
   best move of the last completed depth when the limits stop it; greedy when even depth 1
   does not fit);
+- ``heuri3-peg``: heuri3 with the endgame solver and, with 1 to :data:`PEG_MAX_BAG` tiles in
+  the bag, the pre-endgame search of :mod:`heuri.peg` (its choice by win probability);
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -19,7 +21,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg']
 """
 from __future__ import annotations
 
@@ -43,7 +45,13 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri1-noend": ("heuri1", False),
     "heuri2-noend": ("heuri2", False),
     "heuri3-noend": ("heuri3", False),
+    "heuri3-peg": ("heuri3", True),
 }
+#: engines that also search the pre-endgame
+PEG_ENGINES = {"heuri3-peg": "heuri3"}
+#: the largest bag the match players' pre-endgame search takes (tiles); above it they play
+#: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
+PEG_MAX_BAG = 1
 
 
 #: the endgame solver's limits in the match players: move-generator calls and positions per
@@ -107,7 +115,8 @@ class EvaluatorPlayer:
     ``exact`` (it was exact), ``nodes``.
     """
 
-    def __init__(self, pack, name: str, evaluator: str, endgame: bool, endgame_options: dict | None = None):
+    def __init__(self, pack, name: str, evaluator: str, endgame: bool, endgame_options: dict | None = None,
+                 peg: bool = False):
         self.pack = pack
         self.name = name
         self.evaluator = evaluator
@@ -118,6 +127,11 @@ class EvaluatorPlayer:
             from .endgame import EndgameSearch
 
             self.search = EndgameSearch(pack, **{**MATCH_ENDGAME_LIMITS, **(endgame_options or {})})
+        self.peg = None
+        if peg:
+            from .peg import PegSearch
+
+            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG)
         self.info: dict = {}
 
     def choose(self, position):
@@ -130,6 +144,10 @@ class EvaluatorPlayer:
             move = self._greedy.choose(position)
             self.info = {"endgame": False, "fallback": True}
             return move
+        if self.peg is not None and 1 <= position.bag_size <= PEG_MAX_BAG:
+            res = self.peg.search(position)
+            self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
+            return res.move
         self.info = {"endgame": False}
         return self._choose(position)
 
@@ -161,6 +179,8 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
         return make_siu_player(check_engine(name), **kw)
+    if name in PEG_ENGINES:
+        return EvaluatorPlayer(pack, name, PEG_ENGINES[name], True, endgame_options, peg=True)
     evaluator, endgame = ENGINES[check_engine(name)]
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
