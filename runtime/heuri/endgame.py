@@ -17,10 +17,13 @@ generator):
   "mover/other" order of the racks;
 - iterative deepening on the number of *placements* (passes do not count: a run of passes
   is bounded by the scoreless-turn limit, so every line ends), the best move of the previous
-  iteration (stored in the table) tried first, then moves that go out, then by score;
+  iteration (stored in the table) tried first, then the top-scoring move that goes out (the
+  only way out worth trying), then by score;
 - the move list of a (board, rack) is generated once (:func:`heuri.movegen.generate`) and
   kept with everything the search needs per move (score, leave, hash change), so deeper
-  iterations and transpositions reuse it; the board is updated in place and restored.
+  iterations and transpositions reuse it; the board is updated in place and restored. A
+  node without a table entry tries the pass first: it keeps the board, so its subtree
+  mostly reuses move lists already made and gives an alpha bound cheaply.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
 to the end of the game (the spec's rules, ``../shared/RULES.md``):
@@ -356,6 +359,9 @@ class EndgameSearch:
             return vopp - vme, False
         key = (bh, rme, ropp, sl)
         ent = self._tt.get(key)
+        # no table move: the pass first. It keeps the board, so its subtree reuses move lists
+        # already generated here and gives a bound cheaply (measured: deeper iterations
+        # within the same generation budget than trying placements first)
         tt_move = -1
         a0 = alpha
         if ent is not None:
@@ -482,9 +488,10 @@ class EndgameSearch:
 
     @staticmethod
     def _order(ml: _MoveList, tt_move: int) -> list:
-        """Children in search order: the table's move, the top-scoring way out (the others
-        cannot be better: they also end the game and score less), the other placements by
-        score, the pass last."""
+        """Children in search order: the table's move (-1, the pass, when the node has no
+        entry yet; -2: none), the top-scoring way out (the others cannot be better: they
+        also end the game and score less), the other placements by score, then the pass if
+        not already first."""
         seq = [tt_move] if tt_move != -2 else []
         bo = ml.best_out
         seq += [k for k in range(ml.n) if k != tt_move and (not ml.out[k] or k == bo)]
