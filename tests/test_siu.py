@@ -158,7 +158,7 @@ def test_fake_session_handshake_errors_and_one_bestmove_per_go():
     w.send("siu")
     lines, ok = w.read_until(lambda s: s == "siuok")
     assert ok and lines[0].startswith("id name heuri ") and lines[1].startswith("id author ")
-    assert lines[2] == "capability gen endgame auto stream stop"
+    assert lines[2] == "capability gen endgame peg auto stream stop"
     assert lines[3:5] == ["option name Lexicon type string default es",
                           "option name Depth type spin default 2 min 1 max 9"]
     w.send("frobnicate now")
@@ -347,7 +347,7 @@ def test_child_handshake_exact(pack_es):
     assert lines == [
         f"id name heuri {heuri.__version__}",
         "id author heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)",
-        "capability gen endgame auto stream stop",
+        "capability gen endgame peg auto stream stop",
         "option name Lexicon type string default es",
         "option name Engine type combo default heuri3 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",
