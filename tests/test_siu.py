@@ -541,3 +541,22 @@ def test_fake_bug_outside_a_search_keeps_the_engine_serving():
     lines, ok = w.read_until(lambda s: s == "readyok")
     assert ok and lines == ["info string error internal position: KeyError: 'oops'", "readyok"]
     w.close()
+
+
+def test_child_peg(engine, pack_es):
+    """go peg: one info peg line per candidate, best first, and its bestmove; with a full
+    bag the error names the bag size and the go is answered as go auto."""
+    from test_peg import ONE_IN_BAG
+
+    e = engine
+    e.send(f"position cgp {ONE_IN_BAG}")
+    lines = e.go("go peg")
+    peg = _infos(lines, "peg")
+    assert peg and all(p[2] == "move" and p[4] == "win" for p in peg)
+    wins = [float(p[5]) for p in peg]
+    assert wins == sorted(wins, reverse=True) and lines[-1] == f"bestmove {peg[0][3]}"
+    e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    e.send("go peg")
+    lines = e.read_until(lambda s: s.startswith("bestmove"))
+    err = [s for s in lines if s.startswith("info string error")]
+    assert len(err) == 1 and "go peg needs 1 to 7 tiles in the bag; it holds 86" in err[0]
