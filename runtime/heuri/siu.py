@@ -1038,11 +1038,15 @@ class HeuriBackend(Backend):
         ``movetime`` runs out); ``match_limits``: the match players' node limits (``go
         auto``), else the solver's own (``go endgame``: exact unless stopped)."""
         from .endgame import EndgameSearch
-        from .players import MATCH_ENDGAME_LIMITS
+        from .players import MATCH_EXACT_LIMITS, MATCH_WIDE_LIMITS, TwoStepEndgame
 
         kw = {} if max_depth is None else {"max_depth": max_depth}
         if match_limits:
-            kw.update(MATCH_ENDGAME_LIMITS)
+            steps = [EndgameSearch(pack, **{**MATCH_EXACT_LIMITS, **kw}),
+                     EndgameSearch(pack, **{**MATCH_WIDE_LIMITS, **kw})]
+            for es in steps:
+                es._stop = stop.is_set
+            return TwoStepEndgame(*steps)
         es = EndgameSearch(pack, **kw)
         es._stop = stop.is_set
         return es
