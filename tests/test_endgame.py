@@ -1,13 +1,20 @@
-"""Endgame search (heuri.endgame) on real English endgames (bag empty, both racks known),
-checked against an independent brute-force minimax: every move and reply from the move
-generator, positions advanced with Position.after (which applies the end-of-game rules
-itself), no pruning, no width limit, no horizon.
+"""Exact endgame solver (heuri.endgame) on real English and Spanish endgames (bag empty,
+both racks known), checked against an independent brute-force minimax: every move and reply
+from the move generator, positions advanced with Position.after (which applies the
+end-of-game rules itself: the going-out bonus of the pack's end rule, the scoreless-turn
+limit and its rack penalties), no pruning, no width limit, no horizon.
 
 The positions come from seeded greedy-vs-greedy games (seeds in the comments), played
-until the bag was empty and the racks small enough for the brute force."""
+until the bag was empty and both racks held at most 3 tiles (so the brute force can search
+every line)."""
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pytest
+
+from heuri.errors import CgpError
 
 from heuri.endgame import EndgameError, EndgameSearch
 from heuri.game import Game, Position
@@ -56,9 +63,39 @@ def move_value(pack, pos, mv, memo):
     return gain if ch.over else gain - exact_value(pack, ch, memo)
 
 
+# Spanish (FISE rules: end rule "transfer", six scoreless turns), seeds of es greedy games
+ES_SMALL = {
+    # seed 11: QRT against [RR]S; both end stuck: the line ends on six scoreless turns
+    "QRT-RRS": "12GAG/13ÑO/9MAYEAR/10CEA1D/10O3A/7BRO[LL]E1P1/4TAJEE1O1CUS/5HUF2N2TE/7EMPA[CH]OSA/1H7IRIa2/"
+               "1i1LUX1ID1ET3/LEIA3CIANES2/1D1SUIZON5V/BE3DAN1DOLOSA/UN4ROCE4L QRT/[RR]S 364/374 0",
+    # seed 25: the Q cannot be played anywhere (stuck); DDT goes out in three moves
+    "Q-DDT": "7LIROFORO/13U1/11GRI[LL]/5T7N1/4ME1PADECIO1/D3AX2BAH2s1/E3C1Z1I4OA/S1AMAGUES5L/VAHEN1[RR]1OC4A/"
+             "EJE1D1E2R3PU/N3o1E2I3OI/T3N1S2B3LE/U4Ñ2LO2SES/R3CAU[CH]ASTE1N1/A6AYO5 Q/DDT 524/391 0",
+    # seed 55: EU cannot play; R plays through and the E/U stay stuck
+    "R-EU": "O14/YA13/ET13/1R2G10/NON1UN9/1P1CAID7P/LOTO2AD4D1A/U1A[CH]ANTES2QUID/L1COJEE1O3Z1R/O2[RR]1C2L4Ge/"
+            "3OXEO1Ea3R1/3SEA2TI1LEI1/2B1C2DIRHEMS1/1FAÑA3[LL]E1VEAN/2HUSMABAS1S2I R/EU 364/352 0",
+    "OU-Q": "14G/12G1U/11DI1I/3CUBEBA2AREL/PE[CH]AN3PINZARA/1TER1MOHIN1ALI1/12DOM/7VELi[LL]A1E/N3F1TEX1DES1J/"
+            "EH1CECEO2UN1TO/vETA[RR]AS3SOÑAR/AR2Y6SOLO/DI10CU1/OS10AD1/S14 OU/Q 399/419 0",
+    "LO-D": "3C8P2/1P1L8[CH]A1/MUÑI8EX1/EN1C9I1/DI2A5A2L1/OC2B5S1LA1/1AH1R1FAUTORA2/2ADORAR2SOGUn/2C1N5I1A2/"
+            "1DE1Q5E1R2/YIN1u2M2G1E2/1S1DESHUESO1ET1/1TOEN2E4SU1/JO5VEZ3[RR]1/O6ATABI[LL]EN LO/D 340/457 0",
+    "QR-D": "DUHO3[LL]E4BE/1mUCA2ET3PUT/1JE5M1P1R2/CUCAD1A[RR]OGARES1/I1OH4I1R1Vi1/C2UFO2D1T1IR1/L1EMANE1E1I2O1/"
+            "A1TEXANAS1D2SO/3NE9B/1L2AÑO7O/1E[CH]AN1SANGLEY1L/1I12O/SAZ12/1I13/1S13 QR/D 340/465 0",
+}
+
+
 @pytest.fixture(scope="module")
 def exact_search(pack_en):
-    return EndgameSearch(pack_en, width=None, max_nodes=200_000, max_generations=20_000, max_depth=20)
+    return EndgameSearch(pack_en, max_nodes=200_000, max_generations=20_000)
+
+
+def replay_pv(pack, pos, pv):
+    """Play a principal variation with Position.after (the rules' own end of game) and
+    return (spread gained by the player to move, game over at its end)."""
+    m, o = pos.to_move, 1 - pos.to_move
+    p = pos
+    for mv in pv:
+        p = p.after(mv, words=pack.words)
+    return (p.scores[m] - pos.scores[m]) - (p.scores[o] - pos.scores[o]), p.over
 
 
 def test_out_play_beats_greedy_top_score(pack_en, exact_search):
@@ -73,9 +110,9 @@ def test_out_play_beats_greedy_top_score(pack_en, exact_search):
     memo = {}
     assert move_value(pack_en, pos, r.move, memo) == 15
     assert move_value(pack_en, pos, greedy, memo) == 4  # stuck with the N: the A goes out
-    # the default (width-limited) search finds it too, and a heuri player with the search
-    # plays it, while the same player without the search plays greedily
-    assert EndgameSearch(pack_en).search(pos).move == r.move
+    # a width-limited search finds it too, and a heuri player with the search plays it,
+    # while the same player without the search plays greedily
+    assert EndgameSearch(pack_en, width=12).search(pos).move == r.move
     assert make_player("heuri2", pack_en).choose(pos) == r.move
     assert make_player("heuri2-noend", pack_en).choose(pos).gcg(spec) == "1A O."
 
@@ -97,8 +134,9 @@ def test_exact_search_equals_brute_force_and_beats_greedy(pack_en, exact_search,
     r = exact_search.search(pos)
     assert r.exact and r.value == best
     assert move_value(pack_en, pos, r.move, memo) == best
-    # the default search (width 12, limits) is never worse than greedy here
-    d = EndgameSearch(pack_en).search(pos)
+    assert replay_pv(pack_en, pos, r.pv) == (best, True)
+    # a width-limited search is never worse than greedy here
+    d = EndgameSearch(pack_en, width=12).search(pos)
     g = GreedyPlayer(pack_en).choose(pos)
     assert move_value(pack_en, pos, d.move, memo) >= move_value(pack_en, pos, g, memo)
 
@@ -115,11 +153,13 @@ def test_full_rack_endgame_within_limits_and_deterministic(pack_en):
     es = EndgameSearch(pack_en, max_generations=300, max_nodes=5000)
     a, b = es.search(pos), es.search(pos)
     assert a is not None and a.generations <= 300 and a.nodes <= 5000
-    assert (a.move, a.value, a.depth) == (b.move, b.value, b.depth)
+    assert (a.move, a.value, a.depth, a.exact) == (b.move, b.value, b.depth, b.exact)
+    # 14 tiles on the racks do not fit 300 generations: the result says it is not exact
+    assert not a.exact and a.stopped
     pos.check(a.move, pack_en.words)  # legal, real words
     # with no budget the search gives up and the player falls back to greedy
-    assert EndgameSearch(pack_en, max_nodes=1).search(pos) is None
-    p = make_player("heuri3", pack_en, {"max_nodes": 1})
+    assert EndgameSearch(pack_en, max_nodes=0).search(pos) is None
+    p = make_player("heuri3", pack_en, {"max_nodes": 0})
     assert p.choose(pos) == g.choose(pos) and p.info.get("fallback")
 
 
@@ -127,3 +167,89 @@ def test_needs_an_empty_bag(pack_en):
     pos = Game(pack_en.spec, seed=1).position
     with pytest.raises(EndgameError, match="empty bag"):
         EndgameSearch(pack_en).search(pos)
+
+
+def test_needs_tiles_the_set_has(pack_es):
+    # two Ñ on the racks: the Spanish set has one, and the board already holds it
+    cgp = ES_SMALL["LO-D"].replace(" LO/D ", " LOÑ/DÑ ")
+    with pytest.raises(CgpError, match="more Ñ on the board and racks"):
+        Position.from_cgp(cgp, pack_es.spec)
+    # a position built in code with the same racks: refused by the solver, not searched
+    pos = Position.from_cgp(ES_SMALL["LO-D"], pack_es.spec)
+    n = pack_es.spec.parse_tiles("Ñ")[0]
+    racks = tuple(r.copy() for r in pos.racks)
+    racks[1][n] += 1
+    bad = dataclasses.replace(pos, racks=racks, bag=pos.bag - np.eye(len(pos.bag), dtype=np.int64)[n])
+    with pytest.raises(EndgameError, match="more tiles than the tile set"):
+        EndgameSearch(pack_es).search(bad)
+
+
+@pytest.mark.parametrize("name", sorted(ES_SMALL))
+def test_spanish_exact_equals_brute_force(pack_es, name):
+    pos = Position.from_cgp(ES_SMALL[name], pack_es.spec)
+    memo = {}
+    best = exact_value(pack_es, pos, memo)
+    r = EndgameSearch(pack_es).search(pos)
+    assert r.exact and r.value == best
+    assert move_value(pack_es, pos, r.move, memo) == best
+    # playing the principal variation reproduces the value and ends the game
+    assert replay_pv(pack_es, pos, r.pv) == (best, True)
+
+
+def test_stuck_tile_passes_and_scoreless_end(pack_es):
+    spec = pack_es.spec
+    # the Q has no placement: the only move is the pass; DDT (2+2+1) goes out in three
+    pos = Position.from_cgp(ES_SMALL["Q-DDT"], spec)
+    recs = pos.moves(pack_es, exchanges=False)
+    assert (recs["kind"] == 0).sum() == 0
+    r = EndgameSearch(pack_es).search(pos)
+    assert r.exact and isinstance(r.move, Pass)
+    spread, over = replay_pv(pack_es, pos, r.pv)
+    assert over and spread == r.value == -28
+    assert [m.gcg(spec) for m in r.pv if not isinstance(m, Pass)][-1].startswith("7M")
+    # both players end stuck: six scoreless turns end the game, each loses their own rack
+    pos = Position.from_cgp(ES_SMALL["QRT-RRS"], spec)
+    r = EndgameSearch(pack_es).search(pos)
+    assert r.exact and r.value == 0
+    assert all(isinstance(m, Pass) for m in r.pv[-6:]) and replay_pv(pack_es, pos, r.pv) == (0, True)
+
+
+def test_analyse_ranks_by_value(pack_en):
+    pos = Position.from_cgp(NO_VS_A, pack_en.spec)
+    res, rows = EndgameSearch(pack_en).analyse(pos, top=50)
+    memo = {}
+    vals = [r.value for r in rows]
+    assert vals == sorted(vals, reverse=True) and rows[0].move == res.move
+    assert all(r.exact for r in rows)
+    for row in rows[:8]:  # each row's value is the brute-force value of that move
+        assert move_value(pack_en, pos, row.move, memo) == row.value
+        assert replay_pv(pack_en, pos, row.pv) == (row.value, True)
+    assert any(isinstance(r.move, Pass) for r in rows)
+
+
+def test_peg_errors_and_endgame_bag_error_names_the_size(pack_es):
+    pos = Game(pack_es.spec, seed=3).position
+    with pytest.raises(EndgameError, match=r"the bag holds 86 tiles"):
+        EndgameSearch(pack_es).search(pos)
+
+
+def test_cli_endgame_table_and_errors(pack_en, capsys):
+    import json
+
+    from heuri.cli import main
+
+    assert main(["endgame", "--lang", "en", "--cgp", NO_VS_A, "--top", "6", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["move"] for r in rows[:2]] == ["11H ON", "1A O."] and rows[0]["value"] == 15
+    assert [r["value"] for r in rows] == sorted((r["value"] for r in rows), reverse=True)
+    assert all(r["exact"] for r in rows) and rows[0]["pv"] == ["11H ON"]
+    # the opponent's rack left out: with the bag empty it is the unseen tiles
+    fields = NO_VS_A.split(" ")
+    hidden = " ".join([fields[0], fields[1].split("/")[0] + "/", *fields[2:]])
+    assert main(["endgame", "--lang", "en", "--cgp", hidden, "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "11H ON" in out and "value +15 (exact); depth 2" in out
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
+    assert main(["endgame", "--lang", "en", "--cgp", cgp]) == 2
+    assert capsys.readouterr().err.strip() == ("heuri: error: endgame search needs an empty bag; "
+                                               "the bag holds 86 tiles")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from heuri.game import Game
+from heuri.game import Game, Position
 from heuri.players import ENGINES, EngineError, GreedyPlayer, Player, check_engine, make_player
 
 
 def test_registry_names_and_errors():
     assert set(ENGINES) == {"greedy", "heuri1", "heuri2", "heuri3", "heuri1-noend", "heuri2-noend",
-                            "heuri3-noend"}
+                            "heuri3-noend", "heuri3-peg"}
     with pytest.raises(EngineError, match="unknown engine 'quackle'; choose one of greedy, heuri1"):
         check_engine("quackle")
 
@@ -41,3 +41,17 @@ def test_heuri_players_use_their_evaluator_before_the_endgame(pack_en):
     assert make_player("heuri3", pack_en).search is not None
     assert make_player("heuri3-noend", pack_en).search is None
     assert np.array_equal(pos.rack, Game(pack_en.spec, seed=2).position.rack)  # choose() changes nothing
+
+
+def test_peg_player_uses_the_pre_endgame_with_one_tile_in_the_bag(pack_es):
+    from heuri.peg import PegSearch
+
+    from test_peg import ONE_IN_BAG
+
+    pos = Position.from_cgp(ONE_IN_BAG, pack_es.spec)
+    p = make_player("heuri3-peg", pack_es)
+    move = p.choose(pos)
+    assert p.info["peg"] and move == PegSearch(pack_es, max_bag=1).search(pos).move
+    plain = make_player("heuri3", pack_es)
+    plain.choose(pos)
+    assert "peg" not in plain.info

@@ -158,7 +158,7 @@ def test_fake_session_handshake_errors_and_one_bestmove_per_go():
     w.send("siu")
     lines, ok = w.read_until(lambda s: s == "siuok")
     assert ok and lines[0].startswith("id name heuri ") and lines[1].startswith("id author ")
-    assert lines[2] == "capability gen endgame auto stream stop"
+    assert lines[2] == "capability gen endgame peg auto stream stop"
     assert lines[3:5] == ["option name Lexicon type string default es",
                           "option name Depth type spin default 2 min 1 max 9"]
     w.send("frobnicate now")
@@ -347,7 +347,7 @@ def test_child_handshake_exact(pack_es):
     assert lines == [
         f"id name heuri {heuri.__version__}",
         "id author heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)",
-        "capability gen endgame auto stream stop",
+        "capability gen endgame peg auto stream stop",
         "option name Lexicon type string default es",
         "option name Engine type combo default heuri3 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",
@@ -481,7 +481,8 @@ def test_child_endgame(engine, pack_es):
 
     g = Game(pack_es.spec, seed=3)
     greedy = make_player("greedy", pack_es)
-    while g.position.bag_size > 0 and not g.over:
+    # greedy until the bag is empty and the racks small enough to solve in a moment
+    while (g.position.bag_size > 0 or g.position.racks[0].sum() + g.position.racks[1].sum() > 6) and not g.over:
         g.play(greedy.choose(g.position))
     pos = g.position
     assert pos.bag_size == 0 and not pos.over
@@ -494,6 +495,7 @@ def test_child_endgame(engine, pack_es):
     lines = e.go("go endgame")
     eg = _infos(lines, "endgame")
     assert len(eg) == 1 and eg[0][2] == "depth" and eg[0][4:6] == ["score", "spread"]
+    assert eg[0][eg[0].index("exact") + 1] == "true"
     pv = eg[0][eg[0].index("pv") + 1:]
     assert pv and lines[-1] == f"bestmove {pv[0]}"
     # in process, with both racks known, the same search gives the same move
@@ -539,3 +541,22 @@ def test_fake_bug_outside_a_search_keeps_the_engine_serving():
     lines, ok = w.read_until(lambda s: s == "readyok")
     assert ok and lines == ["info string error internal position: KeyError: 'oops'", "readyok"]
     w.close()
+
+
+def test_child_peg(engine, pack_es):
+    """go peg: one info peg line per candidate, best first, and its bestmove; with a full
+    bag the error names the bag size and the go is answered as go auto."""
+    from test_peg import ONE_IN_BAG
+
+    e = engine
+    e.send(f"position cgp {ONE_IN_BAG}")
+    lines = e.go("go peg")
+    peg = _infos(lines, "peg")
+    assert peg and all(p[2] == "move" and p[4] == "win" for p in peg)
+    wins = [float(p[5]) for p in peg]
+    assert wins == sorted(wins, reverse=True) and lines[-1] == f"bestmove {peg[0][3]}"
+    e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
+    e.send("go peg")
+    lines = e.read_until(lambda s: s.startswith("bestmove"))
+    err = [s for s in lines if s.startswith("info string error")]
+    assert len(err) == 1 and "go peg needs 1 to 7 tiles in the bag; it holds 86" in err[0]

@@ -359,6 +359,126 @@ def cmd_best(args) -> int:
     return 0
 
 
+def _position_from_cgp(args):
+    from .cgp import guess_language
+    from .game import Position
+    from .pack import load_pack
+
+    if not args.cgp.strip():
+        raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
+    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+    return pack, Position.from_cgp(args.cgp, pack.spec)
+
+
+def _limits(args, what: str) -> dict:
+    if args.time is not None and args.time <= 0:
+        raise HeuriError(f"{what}: --time {args.time}: give a positive number of seconds")
+    if args.nodes is not None and args.nodes < 1:
+        raise HeuriError(f"{what}: --nodes {args.nodes}: give at least 1")
+    if args.top < 1:
+        raise HeuriError(f"{what}: --top {args.top}: give at least 1")
+    opts = {"time_limit": args.time}
+    if args.nodes is not None:
+        opts["max_nodes"] = opts["max_generations"] = args.nodes
+    return opts
+
+
+def cmd_endgame(args) -> int:
+    """Solve a bag-empty position (heuri.endgame) and print its best moves as a table
+    ordered by value (the spread each adds to the end of the game against the best
+    replies), each with its principal variation and whether the value is exact; or
+    (--json) one object per line."""
+    import json
+
+    from .endgame import EndgameSearch
+
+    pack, pos = _position_from_cgp(args)
+    spec = pack.spec
+    o = 1 - pos.to_move
+    if pos.bag_size == 0 and pos.hidden[o] and not pos.racks[o].any():
+        import dataclasses
+
+        # the bag is empty: the opponent's rack, left out of the CGP, is every unseen tile
+        racks = tuple(pos.bag.copy() if i == o else r for i, r in enumerate(pos.racks))
+        pos = dataclasses.replace(pos, racks=racks, bag=pos.bag - pos.bag, hidden=(0,) * pos.n_players)
+    solver = EndgameSearch(pack, **_limits(args, "endgame"))
+    res, rows = solver.analyse(pos, top=args.top)
+    if res is None:
+        raise HeuriError(f"endgame: the first iteration did not fit the limits (--time {args.time}, "
+                         f"--nodes {args.nodes}); give more")
+
+    def line(pv):
+        return " ".join(m.gcg(spec) if m.gcg(spec) != "-" else "pass" for m in pv)
+
+    try:
+        if args.json:
+            for i, r in enumerate(rows, 1):
+                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec), "value": r.value, "exact": r.exact,
+                                             "depth": res.depth, "pv": [m.gcg(spec) for m in r.pv]},
+                                            ensure_ascii=False) + "\n")
+            return 0
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"endgame: {pos.rack_text()} to move against {pos.rack_text(1 - pos.to_move)}, "
+                        f"spread {res.final_spread - res.value:+d}")
+        for col in ("#", "move", "value", "exact", "principal variation"):
+            t.add_column(col, justify="right" if col in ("#", "value") else "left")
+        for i, r in enumerate(rows, 1):
+            t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{r.value:+d}",
+                      "yes" if r.exact else "no", line(r.pv))
+        Console().print(t)
+        how = "exact" if res.exact else ("not exact: stopped by the limits, best move of the last completed depth"
+                                         if res.stopped else "not exact")
+        print(f"best {res.move.gcg(spec)} value {res.value:+d} ({how}); depth {res.depth} placements, "
+              f"{res.nodes} nodes, {res.generations} move lists, {res.seconds:.2f} s")
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def cmd_peg(args) -> int:
+    """Pre-endgame (heuri.peg): with 1 to 7 tiles in the bag, every draw of each candidate,
+    weighted by its probability; a table by win probability then expected spread."""
+    import json
+
+    from .peg import PegSearch
+
+    pack, pos = _position_from_cgp(args)
+    spec = pack.spec
+    if args.top < 1:
+        raise HeuriError(f"peg: --top {args.top}: give at least 1")
+    res = PegSearch(pack, top=args.top, empty_top=args.top).search(pos)
+    try:
+        if args.json:
+            for i, r in enumerate(res.rows, 1):
+                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec), "wins": round(r.wins, 6),
+                                             "draws": round(r.draws, 6), "losses": round(r.losses, 6),
+                                             "spread": round(r.spread, 3), "method": r.method,
+                                             "draws_n": r.draws_n}, ensure_ascii=False) + "\n")
+            return 0
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"pre-endgame: {pos.rack_text()} to move, {res.bag_size} in the bag "
+                        f"({len(res.rows)} candidates, {res.seconds:.1f} s)")
+        for col in ("#", "move", "win %", "wins", "draws", "losses", "exp. spread", "draws n", "method"):
+            t.add_column(col, justify="left" if col in ("move", "method") else "right")
+        for i, r in enumerate(res.rows, 1):
+            t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{100 * r.win_prob:.1f}",
+                      f"{r.wins:.3f}", f"{r.draws:.3f}", f"{r.losses:.3f}", f"{r.spread:+.1f}", str(r.draws_n),
+                      r.method)
+        Console().print(t)
+        print("method: endgame = every draw's endgame solved exactly; endgame* = some endgames stopped by "
+              "the limits (best move of the last completed depth); 1-ply = the move leaves tiles in the bag: "
+              "valued against the opponent's top-scoring reply only")
+        if res.note:
+            print(f"note: {res.note}")
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
 def cmd_match(args) -> int:
     """Play a paired match (heuri.match) and print its summary table."""
     from .match import cli_match
@@ -619,6 +739,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exact", action="store_true", help="heuri3: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
+
+    p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")
+    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--cgp", required=True, help="the position, one CGP line, both racks given, bag empty")
+    p.add_argument("--top", type=int, default=10, help="moves to value and print (default 10)")
+    p.add_argument("--time", type=float, default=60.0, help="seconds for the search (default 60)")
+    p.add_argument("--nodes", type=int, default=None, help="positions and move lists the search may visit")
+    p.add_argument("--json", action="store_true", help="one JSON object per line: rank, move, value, exact, depth, pv")
+    p.set_defaults(func=cmd_endgame)
+
+    p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
+    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--cgp", required=True, help="the position, one CGP line (the opponent's rack may be left empty)")
+    p.add_argument("--top", type=int, default=5, help="evaluator candidates, and as many bag-emptying placements (default 5)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=cmd_peg)
 
     p = sub.add_parser("match", help="paired self-play match between two engines (seats swapped, same tiles)")
     from .match import add_match_arguments

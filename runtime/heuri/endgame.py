@@ -1,51 +1,79 @@
-"""Endgame search: with the bag empty both racks are known, so the rest of the game is a
-two-player game of perfect information; search it.
+"""Exact endgame solver: with the bag empty both racks are known, so the rest of the game is
+a two-player game of perfect information; solve it.
 
-Why (issue 5; HEURI.md): with an empty bag Heuri's e(L) is 0 for every leave, so every
-heuri evaluator would play greedily and throw away games that are won by going out in two
-moves, by blocking, or by not getting stuck with a high tile.
+Why (issues 5 and 11; HEURI.md): with an empty bag Heuri's e(L) is 0 for every leave, so
+every heuri evaluator would play greedily and throw away games that are won by going out in
+two moves, by blocking, or by not getting stuck with a high tile.
 
-Method: negamax with alpha-beta pruning (Knuth & Moore, "An analysis of alpha-beta
-pruning", Artificial Intelligence 6, 1975) over both players' placements and the pass,
-inside iterative deepening (depth 1, 2, ... plies). The value of a line is the spread it
-adds, from the point of view of the player to move, up to the end of the game:
+Method (the scheme of Macondo's and MAGPIE's solvers, in Python around the compiled move
+generator):
 
-- a placement that empties the mover's rack ends the game; the mover gains its score plus
-  the end-of-game swing (``end_rule`` "double": +2·opponent's rack; "transfer": +rack to the
-  mover and −rack to the opponent: the same +2·rack on the spread);
-- when the scoreless turns reach ``spec.max_scoreless_turns`` the game ends and each player
-  loses their own rack;
+- negamax with alpha-beta pruning (Knuth & Moore, "An analysis of alpha-beta pruning",
+  Artificial Intelligence 6, 1975) over every placement and the pass of each position;
+- a transposition table keyed by a Zobrist hash (Zobrist 1970: one random 64-bit word per
+  (square, letter, blank?), XORed in as tiles are placed) of the board, with the rack of the
+  player to move, the rack of the other player and the scoreless-turn count; the value of a
+  position from the mover's point of view depends only on these, so the side to move is the
+  "mover/other" order of the racks;
+- iterative deepening on the number of *placements* (passes do not count: a run of passes
+  is bounded by the scoreless-turn limit, so every line ends), the best move of the previous
+  iteration (stored in the table) tried first, then the top-scoring move that goes out (the
+  only way out worth trying), then by score;
+- the move list of a (board, rack) is generated once (:func:`heuri.movegen.generate`) and
+  kept with everything the search needs per move (score, leave, hash change), so deeper
+  iterations and transpositions reuse it; the board is updated in place and restored. A
+  node without a table entry tries the pass first: it keeps the board, so its subtree
+  mostly reuses move lists already made and gives an alpha bound cheaply.
+
+The value of a line is the spread it adds, from the point of view of the player to move, up
+to the end of the game (the spec's rules, ``../shared/RULES.md``):
+
+- a placement that empties the mover's rack ends the game; the spread moves by its score
+  plus twice the opponent's rack under both end rules (``double``: +2R to the mover;
+  ``transfer``: +R to the mover and −R to the opponent);
+- when the scoreless turns (passes and zero-point placements) reach
+  ``spec.max_scoreless_turns`` the game ends and each player loses their own rack: a
+  player who cannot go out (the stuck-tile case) passes, and the search sees both the
+  passes and the penalties;
 - at the depth limit (the horizon) a line that has not ended is valued as its spread plus
-  the opponent's rack value minus the mover's (tiles still on a rack at the end count
-  against their owner); the value is exact only when no line reached the horizon.
+  the opponent's rack minus the mover's. The result is ``exact`` only when the last
+  iteration reached no horizon: every line was searched to the end of the game.
 
-Limits: ``max_generations`` calls of the move generator (the costly part; move lists are
-cached by board and rack, so deeper iterations reuse the shallower ones) and ``max_nodes``
-visited positions. Both are counts, not times, so the same position always gives the same
-move (a match replays exactly from its seed). When even the depth-1 search does not fit the
-limits, :meth:`EndgameSearch.search` returns None and the caller plays its fallback (greedy:
-the top-scoring move). ``width`` keeps only the best-scoring placements of each position
-(plus every move that goes out and the pass); None keeps them all (exact search).
+Limits: ``max_nodes`` visited positions, ``max_generations`` move-generator calls and
+``time_limit`` seconds. Nodes and generations are counts, so a search under them gives the
+same answer every time (a match replays from its seed); a time limit does not. When a limit
+stops an iteration, the result is the best move of the last completed iteration, marked not
+exact; when even the first iteration does not fit, :meth:`EndgameSearch.search` returns None
+(the caller plays its fallback: greedy). ``width`` (None: all) keeps only the best-scoring
+placements of a position (plus the moves that go out and the pass); a cut marks the result
+not exact.
 
 >>> EndgameSearch.__init__.__defaults__
-(20000, 1500, 12, 10)
+(1000000, 100000, None, None, 30)
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from .errors import HeuriError
 
+_INF = 10 ** 6
+_PROVEN = 1000  # table depth of a value searched to the end of every line
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_MASK = (1 << 64) - 1
+
 
 class EndgameError(HeuriError):
-    """An endgame search was asked for a position it cannot search (the bag is not empty or
-    a rack is unknown)."""
+    """An endgame search was asked for a position it cannot search: tiles in the bag, an
+    unknown rack, or racks and board that need more tiles than the set holds."""
 
 
 class _OutOfBudget(Exception):
-    """Raised inside the search when a node or generation limit is reached."""
+    """Raised inside the search when a node, generation or time limit is reached."""
 
 
 @dataclass
@@ -54,13 +82,16 @@ class EndgameResult:
 
     - ``move``: the chosen move (:class:`heuri.move.Move`);
     - ``value``: spread (points) the move adds from now to the end of the game for the
-      player to move, against the best reply found (horizon-estimated unless ``exact``);
+      player to move, against the best replies (the true minimax value when ``exact``,
+      else the horizon estimate of the last completed iteration);
     - ``final_spread``: the mover's score minus the opponent's at the end of that line;
-    - ``exact``: the search reached the end of the game on every line (and no width limit
-      removed a move), so ``value`` is the true minimax value;
-    - ``depth``: plies of the last completed iteration; ``nodes``, ``generations``: the
-      positions visited and move-generator calls spent; ``pv``: the expected line (moves
-      of both players, the chosen move first).
+    - ``exact``: the last completed iteration reached the end of the game on every line
+      and no width limit removed a move;
+    - ``depth``: placements searched along a line in the last completed iteration;
+      ``nodes``, ``generations``: positions visited and move-generator calls spent;
+      ``seconds``: wall time; ``pv``: the principal variation (both players' moves, the
+      chosen move first; to the end of the game when ``exact``);
+    - ``stopped``: a limit stopped a deeper iteration.
     """
 
     move: object
@@ -71,12 +102,30 @@ class EndgameResult:
     nodes: int
     generations: int
     pv: list = field(default_factory=list)
+    seconds: float = 0.0
+    stopped: bool = False
 
 
-def _dtype():
-    from .movegen import MOVE_DTYPE
+@dataclass
+class RankedMove:
+    """One row of :meth:`EndgameSearch.analyse`: a root move, its value (spread to the end,
+    points), whether that value is exact, and its principal variation (the move first)."""
 
-    return MOVE_DTYPE
+    move: object
+    value: int
+    exact: bool
+    pv: list
+
+
+def check_tiles(position) -> None:
+    """Raise EndgameError when the board and the racks of ``position`` need more of a tile
+    than the tile set holds (the position cannot arise; searching it would be meaningless)."""
+    spec = position.spec
+    used = position.board.tile_counts() + sum(np.asarray(r, dtype=np.int64) for r in position.racks)
+    over = np.flatnonzero(used > spec.distribution())
+    if len(over):
+        names = ", ".join("?" if t == spec.blank else spec.symbol(int(t)) for t in over)
+        raise EndgameError(f"the board and racks need more tiles than the tile set holds ({names})")
 
 
 def rack_value(values: np.ndarray, rack: np.ndarray) -> int:
@@ -84,175 +133,629 @@ def rack_value(values: np.ndarray, rack: np.ndarray) -> int:
     return int(np.dot(values, rack))
 
 
+@njit(cache=True)
+def _leave_values(rack_val, values, length, tiles, new, blank):
+    """Points left on the rack after each move: the rack's value minus the face values of
+    the new tiles that are not blanks; (n,) int64."""
+    n = length.shape[0]
+    out = np.empty(n, np.int64)
+    for k in range(n):
+        v = rack_val
+        for j in range(length[k]):
+            if new[k, j] and not blank[k, j]:
+                v -= values[tiles[k, j]]
+        out[k] = v
+    return out
+
+
+class _MoveList:
+    """The placements of one rack on one board, ordered for the search (going out first,
+    then score descending).
+
+    Built in two steps, because most move lists are only read by the last ply before the
+    horizon (:meth:`EndgameSearch._last_ply`, NumPy over the whole list): at once the arrays
+    ``a_score``, ``a_out`` (empties the rack), ``a_leave`` (points left on the rack),
+    ``a_zero`` (scores 0), in search order (``order`` into the generator's records ``raw``);
+    on the first interior visit (:meth:`expand`) the per-move lists the search loop reads
+    without NumPy calls: ``score``, ``out``, ``leave_val``, ``leave_hash`` (rack hash of the
+    leave), ``dhash`` (board hash change), and the leaves ``lv`` and the flat squares /
+    letters / blank flags of the new tiles (one compiled pass, :func:`_expand_kernel`)."""
+
+    __slots__ = ("raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "lt", "bl",
+                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
+
+    def __init__(self, recs, rack, solver):
+        self.raw = recs
+        self.rack = rack.copy()
+        self.n = n = len(recs)
+        self.full = True
+        self.expanded = False
+        sc = recs["score"].astype(np.int64)
+        out = recs["n_tiles"].astype(np.int64) == int(rack.sum())
+        lvv = _leave_values(rack_value(solver.values, rack), solver.values, recs["length"], recs["tiles"],
+                            recs["new"], recs["blank"]) if n else np.zeros(0, np.int64)
+        self.order = order = np.argsort(-(sc + 100_000 * out), kind="stable")  # going out first, then score
+        self.a_score = sc[order]
+        self.a_out = out[order]
+        self.a_leave = lvv[order]
+        self.a_zero = self.a_score == 0
+        self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
+
+    def keep(self, k: int):
+        """Keep only the first ``k`` moves of the order (a width limit)."""
+        self.order = self.order[:k]
+        self.n = k
+        self.a_score, self.a_out = self.a_score[:k], self.a_out[:k]
+        self.a_leave, self.a_zero = self.a_leave[:k], self.a_zero[:k]
+
+    def expand(self, solver):
+        """Compute the per-move lists of an interior node (once; :func:`_expand_kernel`)."""
+        self.expanded = True
+        raw, n = self.raw, self.n
+        self.score = self.a_score.tolist()
+        self.out = self.a_out.tolist()
+        self.leave_val = self.a_leave.tolist()
+        dh, lh, sq, lt, bl, nn, lv = _expand_kernel(
+            self.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"], raw["new"],
+            raw["blank"], self.rack, solver.zboard, solver.zrack, solver.L, solver.N)
+        self.dhash = dh.tolist()
+        self.leave_hash = lh.tolist()
+        self.flat, self.lt, self.bl, self.nn, self.lv = sq, lt, bl, nn.tolist(), lv
+
+    def squares(self, i):
+        """Flat squares, letters (int8) and blank flags of move ``i``'s new tiles."""
+        k = self.nn[i]
+        return self.flat[i, :k], self.lt[i, :k], self.bl[i, :k]
+
+    def rec(self, i):
+        """The MOVE_DTYPE record of move ``i`` (search order)."""
+        return self.raw[self.order[i]]
+
+
+@njit(cache=True)
+def _expand_kernel(order, row, col, across, length, tiles, new, blank, rack, zboard, zrack, L, N):
+    """Per move (in ``order``): the board hash change (XOR of the Zobrist words of the new
+    tiles), the rack hash of the leave, the new tiles' flat squares / letters / blank flags
+    (compacted to the left, ``nn`` of them) and the leave (count vector)."""
+    n = order.shape[0]
+    dh = np.zeros(n, np.uint64)
+    lh = np.zeros(n, np.uint64)
+    sq = np.zeros((n, 15), np.int64)
+    lt = np.zeros((n, 15), np.int8)
+    bl = np.zeros((n, 15), np.bool_)
+    nn = np.zeros(n, np.int64)
+    lv = np.zeros((n, L + 1), np.int64)
+    for k in range(n):
+        m = order[k]
+        for t in range(L + 1):
+            lv[k, t] = rack[t]
+        h = np.uint64(0)
+        c = 0
+        for j in range(length[m]):
+            if not new[m, j]:
+                continue
+            r = row[m] + (0 if across[m] else j)
+            cc = col[m] + (j if across[m] else 0)
+            f = r * N + cc
+            x = tiles[m, j]
+            b = blank[m, j]
+            h ^= zboard[(f * L + x) * 2 + (1 if b else 0)]
+            sq[k, c] = f
+            lt[k, c] = x
+            bl[k, c] = b
+            c += 1
+            lv[k, L if b else x] -= 1
+        nn[k] = c
+        dh[k] = h
+        g = np.uint64(0)
+        for t in range(L + 1):
+            g ^= zrack[t, lv[k, t]]
+        lh[k] = g
+    return dh, lh, sq, lt, bl, nn, lv
+
+
 class EndgameSearch:
-    """Alpha-beta endgame search for one language pack (see the module docstring).
+    """Exact endgame solver for one language pack (see the module docstring).
 
     Parameters: ``pack`` (LanguagePack); ``max_nodes`` (positions visited per search);
-    ``max_generations`` (move-generator calls per search); ``width`` (placements kept per
-    position, best scores first; None = all); ``max_depth`` (plies).
+    ``max_generations`` (move-generator calls per search); ``time_limit`` (seconds, None:
+    none); ``width`` (placements kept per position, best scores first; None = all, the
+    exact search); ``max_depth`` (placements along a line).
+
+    :meth:`search` returns the best move; :meth:`analyse` also values the other root moves.
+    Not thread-safe (one search at a time per object).
     """
 
-    def __init__(self, pack, max_nodes: int = 20000, max_generations: int = 1500, width: int | None = 12,
-                 max_depth: int = 10):
+    def __init__(self, pack, max_nodes: int = 1_000_000, max_generations: int = 100_000,
+                 time_limit: float | None = None, width: int | None = None, max_depth: int = 30):
         self.pack = pack
         self.spec = pack.spec
-        self.values = self.spec.value_vector()
+        self.values = np.asarray(self.spec.value_vector(), dtype=np.int64)
         self.L = self.spec.n_letters
+        self.N = self.spec.board_size
         self.max_nodes = max_nodes
         self.max_generations = max_generations
+        self.time_limit = time_limit
         self.width = width
         self.max_depth = max_depth
-        self._cache: dict = {}
+        self.max_scoreless = int(self.spec.max_scoreless_turns)
+        rng = np.random.default_rng(0x5EED)
+        self.zboard = rng.integers(0, 2 ** 63, size=self.N * self.N * self.L * 2, dtype=np.int64).astype(np.uint64)
+        self.zboard ^= rng.integers(0, 2, size=self.zboard.shape, dtype=np.int64).astype(np.uint64) << np.uint64(63)
+        self.zrack = rng.integers(0, 2 ** 63, size=(self.L + 1, self.spec.rack_size + 1),
+                                  dtype=np.int64).astype(np.uint64)
+        self._zs = [int(x) for x in rng.integers(0, 2 ** 62, size=64)]
+        self._stop = None  # a callable: True asks the search to stop (SIU ``stop``)
+        self._reset()
 
-    # -- moves --------------------------------------------------------------------------------
-    def _moves(self, letters: np.ndarray, blanks: np.ndarray, rack: np.ndarray):
-        """Placements of ``rack`` on the board, ordered for the search: moves that go out
-        first, then by score (descending), ties in generator order. Returns
-        ``(records, full)``: a MOVE_DTYPE array (width-limited) and whether nothing was cut."""
-        key = (letters.tobytes(), blanks.tobytes(), rack.tobytes())
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
+    # -- hashing and move lists ---------------------------------------------------------
+    def _reset(self):
+        self._tt: dict = {}
+        self._ml: dict = {}
+        self._ml_moves = 0
+        self._nodes = 0
+        self._gens = 0
+
+    def _rack_hash(self, rack: np.ndarray) -> int:
+        return int(np.bitwise_xor.reduce(self.zrack[np.arange(self.L + 1), rack]))
+
+    def _board_hash(self, letters: np.ndarray, blanks: np.ndarray) -> int:
+        flat = np.flatnonzero(letters.ravel() >= 0)
+        if len(flat) == 0:
+            return 0
+        zi = (flat * self.L + letters.ravel()[flat].astype(np.int64)) * 2 + blanks.ravel()[flat]
+        return int(np.bitwise_xor.reduce(self.zboard[zi]))
+
+    def _moves(self, bh: int, rack: np.ndarray, rh: int, expand: bool = False) -> _MoveList:
+        """The ordered placements of ``rack`` on the current board (cached by hash);
+        ``expand``: with the per-move lists (:meth:`_MoveList.expand`)."""
+        key = (bh, rh)
+        ml = self._ml.get(key)
+        if ml is not None:
+            if expand and not ml.expanded:
+                ml.expand(self)
+            return ml
         if self._gens >= self.max_generations:
+            raise _OutOfBudget
+        if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _OutOfBudget
         self._gens += 1
         from .movegen import generate
 
-        recs = generate(self.pack, letters, blanks, rack, bag_size=0, exchanges=False)
-        recs = recs[recs["kind"] == 0]
-        n_rack = int(rack.sum())
-        out = recs["n_tiles"].astype(np.int64) == n_rack
-        # stable sort: going out first, then score descending
-        order = np.lexsort((-recs["score"].astype(np.int64), ~out))
-        recs = recs[order]
-        full = True
-        if self.width is not None and len(recs) > self.width:
-            n_out = int(out.sum())
-            keep = max(self.width, n_out)
-            full = keep >= len(recs)
-            recs = recs[:keep]
-        res = (recs, full)
-        self._cache[key] = res
-        return res
+        # exchanges=False: placements only (an exchange needs tiles in the bag; the pass is
+        # the search's own child)
+        recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False)
+        ml = _MoveList(recs, rack, self)
+        if self.width is not None and ml.n > self.width:
+            keep = max(self.width, int(ml.a_out.sum()))
+            ml.full = keep >= ml.n
+            ml.keep(keep)
+        if self._ml_moves > 3_000_000:  # bound the memory (about 1 KiB a move)
+            self._ml.clear()
+            self._ml_moves = 0
+        self._ml[key] = ml
+        self._ml_moves += ml.n
+        if expand:
+            ml.expand(self)
+        return ml
 
-    def _apply(self, letters, blanks, rec):
-        """Board arrays after placing a MOVE_DTYPE record's new tiles (copies)."""
-        n = int(rec["length"])
-        idx = np.arange(n)
-        new = rec["new"][:n]
-        if rec["across"]:
-            rr = np.full(n, int(rec["row"])); cc = int(rec["col"]) + idx
-        else:
-            rr = int(rec["row"]) + idx; cc = np.full(n, int(rec["col"]))
-        l2 = letters.copy(); b2 = blanks.copy()
-        l2[rr[new], cc[new]] = rec["tiles"][:n][new]
-        b2[rr[new], cc[new]] = rec["blank"][:n][new]
-        return l2, b2
-
-    def _used(self, rec) -> np.ndarray:
-        """Count vector (L+1,) of the rack tiles a record uses (blank = L)."""
-        n = int(rec["length"])
-        new = rec["new"][:n]
-        ids = np.where(rec["blank"][:n], self.L, rec["tiles"][:n].astype(np.int64))[new]
-        return np.bincount(ids, minlength=self.L + 1).astype(np.int64)
-
-    def _end_swing(self, out_rack_value: int) -> int:
-        """Spread change for the player who goes out when the opponent holds
-        ``out_rack_value`` points: +2×rack under both end rules (double: +2R to the mover;
-        transfer: +R to the mover, −R to the opponent)."""
-        return 2 * out_rack_value
-
-    # -- search -------------------------------------------------------------------------------
-    def _negamax(self, letters, blanks, me, opp, scoreless, depth, alpha, beta, pv_out):
-        """Value (spread from now to the end, for the player to move, rack ``me``)."""
+    def _tick(self):
         self._nodes += 1
         if self._nodes > self.max_nodes:
             raise _OutOfBudget
-        v_me = rack_value(self.values, me)
-        v_opp = rack_value(self.values, opp)
-        if depth == 0:
-            self._horizon = True
-            return v_opp - v_me
-        recs, full = self._moves(letters, blanks, me)
-        if not full:
-            self._cut = True
-        n_me = int(me.sum())
-        best = -10 ** 9
-        best_pv: list = []
-        # the pass (and any zero-score placement) counts toward the scoreless-turn end
-        children = list(range(len(recs))) + [-1]
-        for i in children:
-            line: list = []
-            if i < 0:
-                s = 0
-                if scoreless + 1 >= self.spec.max_scoreless_turns:
-                    val = -v_me + v_opp
-                else:
-                    val = -self._negamax(letters, blanks, opp, me, scoreless + 1, depth - 1, -beta, -alpha, line)
-                move = None
-            else:
-                rec = recs[i]
-                s = int(rec["score"])
-                used = self._used(rec)
-                left = me - used
-                if int(rec["n_tiles"]) == n_me:
-                    val = s + self._end_swing(v_opp)
-                else:
-                    l2, b2 = self._apply(letters, blanks, rec)
-                    sl = scoreless + 1 if s == 0 else 0
-                    if sl >= self.spec.max_scoreless_turns:
-                        val = s - rack_value(self.values, left) + v_opp
-                    else:
-                        val = s - self._negamax(l2, b2, opp, left, sl, depth - 1, -beta, -alpha, line)
-                move = rec
-            if val > best:
-                best = val
-                best_pv = [move] + line
-            if best > alpha:
-                alpha = best
-            if alpha >= beta:
-                break
-        pv_out[:] = best_pv
-        return best
+        if (self._nodes & 255) == 0:
+            if self._deadline is not None and time.perf_counter() > self._deadline:
+                raise _OutOfBudget
+            if self._stop is not None and self._stop():
+                raise _OutOfBudget
 
-    def search(self, position) -> EndgameResult | None:
-        """Search ``position`` (a :class:`heuri.game.Position` with an empty bag) for the
-        player to move. Returns an :class:`EndgameResult`, or None when the depth-1 search
-        does not fit the limits (play the fallback). Raises EndgameError when the bag is
-        not empty or the opponent's rack is unknown."""
+    # -- search ---------------------------------------------------------------------------
+    def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta):
+        """Value of the position for the player to move (rack ``me``, hash ``rme``, points
+        ``vme``) and whether it was proven (no line reached the horizon). ``sl``: scoreless
+        turns so far; ``depth``: placements left before the horizon."""
+        self._tick()
+        if depth <= 0:
+            return vopp - vme, False
+        key = (bh, rme, ropp, sl)
+        ent = self._tt.get(key)
+        # no table move: the pass first. It keeps the board, so its subtree reuses move lists
+        # already generated here and gives a bound cheaply (measured: deeper iterations
+        # within the same generation budget than trying placements first)
+        tt_move = -1
+        a0 = alpha
+        if ent is not None:
+            v, flag, d, tt_move = ent
+            if d >= depth:
+                proven = d >= _PROVEN
+                if flag == _EXACT:
+                    return v, proven
+                if flag == _LOWER and v >= beta:
+                    return v, proven
+                if flag == _UPPER and v <= alpha:
+                    return v, proven
+        ml = self._moves(bh, me, rme)
+        if depth == 1:
+            return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta)
+        if not ml.expanded:
+            ml.expand(self)
+        proven = ml.full
+        best = -_INF
+        best_i = -2
+        best_proven = True
+        sl1 = sl + 1
+        ends = sl1 >= self.max_scoreless
+        # a placement that goes out ends the game: the top-scoring one is the only one worth
+        # trying (every other way out scores less and also ends the game)
+        order = self._order(ml, tt_move)
+        letters = self._letters.ravel()
+        blanks = self._blanks.ravel()
+        for i in order:
+            if i == -1:  # the pass
+                if ends:
+                    val, pr = vopp - vme, True
+                else:
+                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha)
+                    val = -val
+            else:
+                s = ml.score[i]
+                if ml.out[i]:
+                    val, pr = s + 2 * vopp, True
+                else:
+                    s_l = sl1 if s == 0 else 0
+                    lv = ml.leave_val[i]
+                    if s_l >= self.max_scoreless:
+                        val, pr = s - lv + vopp, True
+                    else:
+                        sq, lt, bl = ml.squares(i)
+                        letters[sq] = lt
+                        blanks[sq] = bl
+                        try:
+                            cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
+                                                   lv, s_l, depth - 1, s - beta, s - alpha)
+                        finally:
+                            letters[sq] = -1
+                            blanks[sq] = False
+                        val = s - cv
+            if val > best:
+                best, best_i, best_proven = val, i, pr
+                if val > alpha:
+                    alpha = val
+                if alpha >= beta:
+                    proven = pr
+                    break
+            proven = proven and pr
+        if best >= beta:
+            flag = _LOWER
+            proven = best_proven
+        elif best <= a0:
+            flag = _UPPER
+        else:
+            flag = _EXACT
+        self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
+        return best, proven
+
+    def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta):
+        """A node with one placement left before the horizon, valued over its whole move
+        list at once (NumPy): a placement that goes out is worth its score + twice the
+        opponent's rack (proven); one that ends the game on scoreless turns, its score −
+        its leave + the opponent's rack (proven); any other, the same formula as the
+        child's horizon estimate (not proven). The pass is searched (it keeps the depth) when
+        every placement is proven; else it gets the horizon estimate too."""
+        vals = ml.a_score + np.where(ml.a_out, 2 * vopp, vopp - ml.a_leave)
+        sl1 = sl + 1
+        ends = sl1 >= self.max_scoreless
+        if ends:
+            term = ml.a_out | ml.a_zero
+        else:
+            term = ml.a_out
+        best, best_i, proven = -_INF, -2, ml.full
+        if ml.n:
+            k = int(np.argmax(vals))
+            best, best_i = int(vals[k]), k
+            if best >= beta:
+                pv = np.where(term, vals, -_INF)
+                kp = int(np.argmax(pv))
+                if pv[kp] >= beta:  # a proven lower bound
+                    self._tt[key] = (int(pv[kp]), _LOWER, _PROVEN, kp)
+                    return int(pv[kp]), True
+                self._tt[key] = (best, _LOWER, 1, best_i)
+                return best, False
+            proven = proven and bool(term.all())
+        if ends:
+            pval, ppr = vopp - vme, True
+        elif not proven:
+            # a placement here is already a horizon estimate, so the node cannot be proven:
+            # value the pass by the same estimate (both racks stay) instead of searching the
+            # opponent's moves on this board (the next iteration searches it)
+            pval, ppr = vopp - vme, False
+        else:
+            a = max(alpha, best)
+            cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a)
+            pval = -cv
+        if pval > best:
+            best, best_i = pval, -1
+        proven = proven and ppr
+        if best >= beta:
+            flag = _LOWER
+            proven = ppr if best_i == -1 else proven
+        elif best <= alpha:
+            flag = _UPPER
+        else:
+            flag = _EXACT
+        self._tt[key] = (best, flag, _PROVEN if proven else 1, best_i)
+        return best, proven
+
+    @staticmethod
+    def _order(ml: _MoveList, tt_move: int) -> list:
+        """Children in search order: the table's move (-1, the pass, when the node has no
+        entry yet; -2: none), the top-scoring way out (the others cannot be better: they
+        also end the game and score less), the other placements by score, then the pass if
+        not already first."""
+        seq = [tt_move] if tt_move != -2 else []
+        bo = ml.best_out
+        seq += [k for k in range(ml.n) if k != tt_move and (not ml.out[k] or k == bo)]
+        if tt_move != -1:
+            seq.append(-1)
+        return seq
+
+    # -- public -----------------------------------------------------------------------------
+    def _setup(self, position):
+        check_tiles(position)
         if position.bag_size != 0:
             raise EndgameError(f"endgame search needs an empty bag; the bag holds {position.bag_size} tiles")
         if any(position.hidden):
             raise EndgameError("endgame search needs both racks; the opponent's rack is unknown")
+        if position.n_players != 2:
+            raise EndgameError(f"endgame search is for two players; this game has {position.n_players}")
+        if position.over:
+            raise EndgameError("the game is over in this position; nothing to search")
         board = position.board
-        letters = np.ascontiguousarray(board.letters, dtype=np.int8)
-        blanks = np.ascontiguousarray(board.blanks, dtype=bool)
+        self._letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
+        self._blanks = np.ascontiguousarray(board.blanks, dtype=bool).copy()
         me = np.asarray(position.rack, dtype=np.int64).copy()
-        # with the bag empty, the unseen tiles are exactly the opponent's rack
-        opp = np.asarray(position.unseen(), dtype=np.int64).copy()
-        spread0 = int(position.scores[position.to_move]) - sum(
-            int(s) for i, s in enumerate(position.scores) if i != position.to_move)
-        self._cache = {}
-        self._nodes = 0
-        self._gens = 0
+        opp = np.asarray(position.unseen(), dtype=np.int64).copy()  # bag empty: the opponent's rack
+        self._reset()
+        self._deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        bh = self._board_hash(self._letters, self._blanks)
+        return bh, me, opp
+
+    def _root_args(self, bh, me, opp, sl):
+        return (bh, me, self._rack_hash(me), rack_value(self.values, me), opp, self._rack_hash(opp),
+                rack_value(self.values, opp), sl)
+
+    def _solve(self, args, on_depth=None):
+        """Iterative deepening; returns (value, depth, exact, stopped) of the last completed
+        iteration or None."""
         found = None
-        for depth in range(1, self.max_depth + 1):
-            self._horizon = False
-            self._cut = False
-            pv: list = []
+        stopped = False
+        n_tiles = int(args[1].sum() + args[4].sum())
+        for depth in range(1, min(self.max_depth, n_tiles) + 1):
             try:
-                val = self._negamax(letters, blanks, me, opp, int(position.scoreless), depth,
-                                    -10 ** 9, 10 ** 9, pv)
+                val, proven = self._negamax(*args, depth, -_INF, _INF)
             except _OutOfBudget:
+                stopped = True
                 break
-            found = (val, depth, pv, not self._horizon and not self._cut)
-            if not self._horizon:
-                break  # every line reached the end of the game: deeper plies change nothing
+            found = (val, depth, proven)
+            if on_depth is not None:
+                on_depth(val, depth, proven)
+            if proven:
+                break
         if found is None:
             return None
-        val, depth, pv, exact = found
+        return found + (stopped,)
+
+    def _child(self, args, ml, i, depth):
+        """Value of root-like node ``args``'s child ``i`` (-1: the pass) against a full
+        window at ``depth``: ``(value, proven, child_args)``, child_args None when the
+        move ends the game or reaches the horizon. The board is left as it was."""
+        bh, me, rme, vme, opp, ropp, vopp, sl = args
+        if i == -1:
+            if sl + 1 >= self.max_scoreless:
+                return vopp - vme, True, None
+            nxt = (bh, opp, ropp, vopp, me, rme, vme, sl + 1)
+            cv, pr = self._negamax(*nxt, depth, -_INF, _INF)
+            return -cv, pr, nxt
+        s = ml.score[i]
+        s_l = sl + 1 if s == 0 else 0
+        lv = ml.leave_val[i]
+        if ml.out[i]:
+            return s + 2 * vopp, True, None
+        if s_l >= self.max_scoreless:
+            return s - lv + vopp, True, None
+        if depth == 1:
+            return s + vopp - lv, False, None
+        nxt = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l)
+        self._place(ml, i)
+        try:
+            cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF)
+        finally:
+            self._unplace(ml, i)
+        return s - cv, pr, nxt
+
+    def _unlimited(self):
+        """Context: fresh limits for re-searching positions the solution already visited
+        (the PV walk, the table of :meth:`analyse`): as many nodes and generations again as
+        the search itself was allowed, a fifth of its time limit, and no stop."""
+        solver = self
+
+        class _Ctx:
+            def __enter__(self):
+                self.saved = (solver.max_nodes, solver.max_generations, solver._deadline, solver._stop)
+                solver.max_nodes = solver._nodes + solver.max_nodes
+                solver.max_generations = solver._gens + solver.max_generations
+                # a time-limited search gets a fifth of its time again for the walk
+                solver._deadline = (None if solver.time_limit is None
+                                    else time.perf_counter() + max(0.05, 0.2 * solver.time_limit))
+                solver._stop = None
+
+            def __exit__(self, *exc):
+                solver.max_nodes, solver.max_generations, solver._deadline, solver._stop = self.saved
+
+        return _Ctx()
+
+    def _pv_table(self, args, limit: int = 60) -> list:
+        """The line of the table's best moves from node ``args`` (no search): the fallback
+        of :meth:`_pv` when its re-search does not fit the limits."""
+        line, undo = [], []
+        try:
+            while len(line) < limit:
+                bh, me, rme, vme, opp, ropp, vopp, sl = args
+                ent = self._tt.get((bh, rme, ropp, sl))
+                ml = self._ml.get((bh, rme))
+                if ent is None or ml is None or ent[3] == -2:
+                    break
+                if not ml.expanded:
+                    ml.expand(self)
+                i = ent[3]
+                line.append(None if i == -1 else ml.rec(i))
+                if i == -1:
+                    if sl + 1 >= self.max_scoreless:
+                        break
+                    args = (bh, opp, ropp, vopp, me, rme, vme, sl + 1)
+                    continue
+                if ml.out[i] or (ml.score[i] == 0 and sl + 1 >= self.max_scoreless):
+                    break
+                self._place(ml, i)
+                undo.append((ml, i))
+                args = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], ml.leave_val[i],
+                        sl + 1 if ml.score[i] == 0 else 0)
+        finally:
+            for ml, i in reversed(undo):
+                self._unplace(ml, i)
+        return line
+
+    def _pv(self, args, value, depth, limit: int = 60) -> list:
+        """The principal variation from node ``args`` of value ``value`` at ``depth``:
+        repeatedly the first child (table move first) whose value equals the node's;
+        MOVE_DTYPE records, None for a pass. Ends at the end of the game or the horizon."""
+        line: list = []
+        undo: list = []
+        self._pv_first = -2
+        args0 = args
+        with self._unlimited():
+            try:
+                while depth > 0 and len(line) < limit:
+                    bh, me, rme = args[0], args[1], args[2]
+                    ml = self._moves(bh, me, rme, True)
+                    ent = self._tt.get((bh, rme, args[5], args[7]))
+                    chosen = None
+                    for i in self._order(ml, ent[3] if ent is not None else -2):
+                        val, _, nxt = self._child(args, ml, i, depth)
+                        if val == value:
+                            chosen = (i, nxt)
+                            break
+                    if chosen is None:  # a depth-limited table entry disagreed: stop the line here
+                        break
+                    i, nxt = chosen
+                    if not line:
+                        self._pv_first = i
+                    line.append(None if i == -1 else ml.rec(i))
+                    if nxt is None:
+                        break
+                    if i >= 0:
+                        self._place(ml, i)
+                        undo.append((ml, i))
+                        depth -= 1
+                    value = (ml.score[i] if i >= 0 else 0) - value
+                    args = nxt
+            except _OutOfBudget:
+                line = None
+            finally:
+                for ml, i in reversed(undo):
+                    self._unplace(ml, i)
+        if line is None:
+            line = self._pv_table(args0)
+            ent = self._tt.get((args0[0], args0[2], args0[5], args0[7]))
+            self._pv_first = ent[3] if ent is not None else -2
+        return line
+
+    def _place(self, ml, i):
+        sq, lt, bl = ml.squares(i)
+        self._letters.ravel()[sq] = lt
+        self._blanks.ravel()[sq] = bl
+
+    def _unplace(self, ml, i):
+        sq = ml.squares(i)[0]
+        self._letters.ravel()[sq] = -1
+        self._blanks.ravel()[sq] = False
+
+    def _moves_of(self, recs) -> list:
         from .move import Move, Pass
 
-        moves = [Pass() if r is None else Move.from_record(r, self.spec) for r in pv]
-        return EndgameResult(move=moves[0], value=int(val), final_spread=spread0 + int(val), exact=exact,
-                             depth=depth, nodes=self._nodes, generations=self._gens, pv=moves)
+        return [Pass() if r is None else Move.from_record(r, self.spec) for r in recs]
+
+    def search(self, position, on_depth=None) -> EndgameResult | None:
+        """Solve ``position`` (a :class:`heuri.game.Position` with an empty bag) for the
+        player to move. Returns an :class:`EndgameResult`, or None when the first iteration
+        does not fit the limits (play the fallback). ``on_depth(value, depth, exact)`` is
+        called after each completed iteration. Raises EndgameError when the bag is not
+        empty, a rack is unknown, or the racks and board need more tiles than the set holds."""
+        t0 = time.perf_counter()
+        bh, me, opp = self._setup(position)
+        args = self._root_args(bh, me, opp, int(position.scoreless))
+        found = self._solve(args, on_depth)
+        if found is None:
+            return None
+        val, depth, exact, stopped = found
+        recs = self._pv(args, val, depth)
+        self._root_first = self._pv_first
+        if not recs:  # the walk found no child of the value (cannot happen when exact): the table's move
+            ent = self._tt.get((args[0], args[2], args[5], args[7]))
+            i = ent[3] if ent is not None else -1
+            ml = self._ml[(args[0], args[2])]
+            if not ml.expanded:
+                ml.expand(self)
+            recs = [None if i < 0 else ml.rec(i)]
+            self._root_first = i
+        pv = self._moves_of(recs)
+        spread0 = int(position.scores[position.to_move]) - int(position.scores[1 - position.to_move])
+        return EndgameResult(move=pv[0], value=int(val), final_spread=spread0 + int(val), exact=bool(exact),
+                             depth=depth, nodes=self._nodes, generations=self._gens, pv=pv,
+                             seconds=time.perf_counter() - t0, stopped=stopped)
+
+    def analyse(self, position, top: int = 10) -> tuple[EndgameResult | None, list[RankedMove]]:
+        """Solve ``position`` and value its ``top`` most promising root moves (the best
+        move, then the search order: the top-scoring way out, placements by score, the
+        pass), each with a full window at the depth of the solution, so each value is exact
+        when that depth proved it. Returns ``(result, rows)``, the rows ordered by value
+        (best first; ties in search order). Raises EndgameError as :meth:`search`."""
+        res = self.search(position)
+        if res is None:
+            return None, []
+        bh, me, opp = self._setup_keep(position)
+        args = self._root_args(bh, me, opp, int(position.scoreless))
+        rows: list[RankedMove] = []
+        with self._unlimited():
+            ml = self._moves(args[0], args[1], args[2], True)
+            first = self._root_first
+            picks = [first] + [k for k in self._order(ml, -2) if k != first]
+            for k in picks[:top]:
+                try:
+                    val, pr, nxt = self._child(args, ml, k, res.depth)
+                except _OutOfBudget:  # the table stops at the moves valued within the limits
+                    break
+                rec = None if k == -1 else ml.rec(k)
+                line = [rec]
+                if nxt is not None:
+                    if k >= 0:
+                        self._place(ml, k)
+                    try:
+                        line += self._pv(nxt, (ml.score[k] if k >= 0 else 0) - val,
+                                         res.depth - (1 if k >= 0 else 0))
+                    finally:
+                        if k >= 0:
+                            self._unplace(ml, k)
+                rows.append(RankedMove(self._moves_of([rec])[0], int(val), bool(pr and ml.full),
+                                       self._moves_of(line)))
+        rows.sort(key=lambda r: -r.value)
+        return res, rows
+
+    def _setup_keep(self, position):
+        """The root's board and racks again, keeping the table and move lists of the last
+        search (for :meth:`analyse`)."""
+        tt, ml, mm, nodes, gens = self._tt, self._ml, self._ml_moves, self._nodes, self._gens
+        out = self._setup(position)
+        self._tt, self._ml, self._ml_moves, self._nodes, self._gens = tt, ml, mm, nodes, gens
+        self._deadline = None
+        return out

@@ -280,7 +280,7 @@ class Backend:
     name = ENGINE_NAME
     version = __version__
     author = ENGINE_AUTHOR
-    capabilities = ("gen", "endgame", "auto", "stream", "stop")
+    capabilities = ("gen", "endgame", "peg", "auto", "stream", "stop")
 
     def options(self) -> list[OptionDecl]:
         """The options to declare in the handshake."""
@@ -901,6 +901,11 @@ class HeuriBackend(Backend):
                 raise err
             if any(pos.hidden):
                 raise SiuError("bad-position", "go endgame needs both racks")
+        if params.mode == "peg":
+            if not 1 <= pos.bag_size <= 7:
+                err = SiuError("bad-position", f"go peg needs 1 to 7 tiles in the bag; it holds {pos.bag_size}")
+                err.fallback = "auto"
+                raise err
 
     def honoured(self, mode: str) -> set[str]:
         if mode == "gen":
@@ -959,7 +964,29 @@ class HeuriBackend(Backend):
             return self._gen(sp, params, stop, emit)
         if params.mode == "endgame":
             return self._endgame(sp, params, stop, emit)
+        if params.mode == "peg":
+            return self._peg(sp, params, stop, emit)
         return self._auto(sp, params, stop, emit)
+
+    def _peg(self, sp, params, stop, emit) -> str:
+        """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``
+        (wins + half the draws, %), ``wins``/``draws``/``losses`` (probabilities over the
+        draws), ``spread`` (expected final spread), ``method`` (heuri.peg)."""
+        from .peg import PegSearch
+
+        spec, board = sp.pack.spec, sp.position.board
+        key = ("peg", id(sp.pack))
+        ps = self._players.get(key)
+        if ps is None:
+            ps = self._players[key] = PegSearch(sp.pack)
+        res = ps.search(sp.position)
+        for r in res.rows:
+            emit(f"info peg move {r.move.siu(spec, board)} win {100 * r.win_prob:.2f} wins {r.wins:.4f} "
+                 f"draws {r.draws:.4f} losses {r.losses:.4f} spread {r.spread:+.2f} method {r.method} "
+                 f"draws_n {r.draws_n}")
+        if res.note:
+            emit(f"info string peg {res.note}")
+        return res.rows[0].move.siu(spec, board)
 
     def _gen(self, sp, params, stop, emit) -> str:
         from .move import Move
@@ -1000,17 +1027,23 @@ class HeuriBackend(Backend):
                 emit(f"info string error bad-move {t}: {e}")
         return out
 
-    def _endgame_search(self, pack, stop, max_depth: int | None = None):
-        from .endgame import EndgameSearch, _OutOfBudget
-
-        class _Stoppable(EndgameSearch):
-            def _negamax(self, *a):
-                if stop.is_set():
-                    raise _OutOfBudget
-                return super()._negamax(*a)
+    def _endgame_search(self, pack, stop, max_depth: int | None = None, match_limits: bool = False):
+        """The exact endgame solver, stopped by SIU ``stop`` (the server also sets it when
+        ``movetime`` runs out); ``match_limits``: the match players' node limits (``go
+        auto``), else the solver's own (``go endgame``: exact unless stopped)."""
+        from .endgame import EndgameSearch
+        from .players import MATCH_EXACT_LIMITS, MATCH_WIDE_LIMITS, TwoStepEndgame
 
         kw = {} if max_depth is None else {"max_depth": max_depth}
-        return _Stoppable(pack, **kw)
+        if match_limits:
+            steps = [EndgameSearch(pack, **{**MATCH_EXACT_LIMITS, **kw}),
+                     EndgameSearch(pack, **{**MATCH_WIDE_LIMITS, **kw})]
+            for es in steps:
+                es._stop = stop.is_set
+            return TwoStepEndgame(*steps)
+        es = EndgameSearch(pack, **kw)
+        es._stop = stop.is_set
+        return es
 
     def _emit_endgame(self, sp, res, emit) -> None:
         spec, board = sp.pack.spec, sp.position.board
@@ -1020,6 +1053,9 @@ class HeuriBackend(Backend):
             board = board.play(m)
         emit(f"info endgame depth {res.depth} score spread {res.value:+d} nodes {res.nodes} "
              f"exact {'true' if res.exact else 'false'} pv {' '.join(pv)}")
+        if not res.exact:
+            emit(f"info string endgame value not exact: a horizon estimate at depth {res.depth} "
+                 + ("(the search was stopped)" if res.stopped else "(the limits allowed no deeper search)"))
 
     def _endgame(self, sp, params, stop, emit) -> str:
         from .players import GreedyPlayer
@@ -1040,7 +1076,7 @@ class HeuriBackend(Backend):
         last: dict = {}
         player = self._player(pack, last)
         if getattr(player, "search", None) is not None:
-            inner = self._endgame_search(pack, stop)
+            inner = self._endgame_search(pack, stop, match_limits=True)
 
             class _Recording:
                 def search(self, position):

@@ -1,0 +1,76 @@
+"""Pre-endgame search (heuri.peg): the draws' probabilities, one-tile-in-the-bag odds
+against a tile-by-tile enumeration, and the bad-input errors."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from heuri.endgame import EndgameError, EndgameSearch
+from heuri.game import Game, Position
+from heuri.move import Move
+from heuri.peg import PegError, PegSearch, sub_multisets
+
+# es seed 4, heuri3-noend self-play until one tile was left in the bag; the opponent's rack
+# is not given (it is the unseen tiles minus the bag)
+ONE_IN_BAG = "J2CRESPIN5/ACUEO10/1I13/[CH]ES5H6/AGOBIA2E6/YOS2H2R6/E3BE2V6/N2PULULE5E/4LE2D5S/4DA3Q4T/4ANTIGUA3U/2T4Z1I4R/2R3ÑA1F4D/1DETA[LL]AIs5A/2N4SECESiON CDOOOOX/ 334/507 0"
+
+
+# a bag-empty Spanish endgame (tests/test_endgame.py)
+NO_BAG = ("3C8P2/1P1L8[CH]A1/MUÑI8EX1/EN1C9I1/DI2A5A2L1/OC2B5S1LA1/1AH1R1FAUTORA2/2ADORAR2SOGUn/2C1N5I1A2/"
+          "1DE1Q5E1R2/YIN1u2M2G1E2/1S1DESHUESO1ET1/1TOEN2E4SU1/JO5VEZ3[RR]1/O6ATABI[LL]EN LO/D 340/457 0")
+
+
+def test_sub_multisets_count_every_draw():
+    counts = np.array([3, 0, 2, 1, 2], np.int64)  # 8 tiles
+    for k in range(0, 9):
+        got = list(sub_multisets(counts, k))
+        assert sum(w for _, w in got) == math.comb(8, k)
+        assert all(d.sum() == k and (d <= counts).all() for d, _ in got)
+        assert len({d.tobytes() for d, _ in got}) == len(got)
+
+
+def test_one_tile_in_the_bag_matches_tile_by_tile_enumeration(pack_es):
+    spec = pack_es.spec
+    pos = Position.from_cgp(ONE_IN_BAG, spec)
+    assert pos.bag_size == 1 and pos.hidden[1] == 7
+    ps = PegSearch(pack_es, top=3, empty_top=2)
+    res = ps.search(pos)
+    assert len(res.rows) >= 3
+    assert [r.win_prob for r in res.rows] == sorted((r.win_prob for r in res.rows), reverse=True)
+    row = next(r for r in res.rows if r.method.startswith("endgame"))
+    # every unseen tile, one by one, is the bag's tile with probability 1/8: the mover draws
+    # it, the opponent holds the other seven and moves first in the endgame
+    U = pos.unseen()
+    ids = np.repeat(np.arange(len(U)), U)
+    solver = EndgameSearch(pack_es, **ps.limits)
+    mv = row.move
+    score = pos.board.score(mv)
+    spread0 = pos.scores[0] - pos.scores[1]
+    finals = []
+    for t in ids:
+        d = np.zeros_like(U)
+        d[t] = 1
+        me = pos.rack - mv.rack_counts(spec) + d
+        p2 = dataclasses.replace(pos, board=pos.board.play(mv), racks=(me, U - d), bag=np.zeros_like(U),
+                                 to_move=1, hidden=(0, 0), scoreless=0)
+        finals.append(spread0 + score - solver.search(p2).value)
+    assert row.draws_n == len(set(ids.tolist()))
+    assert row.spread == pytest.approx(np.mean(finals))
+    assert row.wins == pytest.approx(np.mean(np.array(finals) > 0))
+    assert row.losses == pytest.approx(np.mean(np.array(finals) < 0))
+    assert res.move == res.rows[0].move and isinstance(res.move, Move)
+
+
+def test_bag_size_errors(pack_es):
+    ps = PegSearch(pack_es)
+    with pytest.raises(PegError, match="the bag holds 86"):
+        ps.search(Game(pack_es.spec, seed=1).position)
+    # the endgame itself (the bag emptied: the opponent holds the unseen tiles) is not a peg
+    pos = Position.from_cgp(NO_BAG, pack_es.spec)
+    with pytest.raises(PegError, match="the bag is empty"):
+        ps.search(pos)
+    with pytest.raises(EndgameError, match="the bag holds 1 tiles"):
+        EndgameSearch(pack_es).search(Position.from_cgp(ONE_IN_BAG, pack_es.spec))
