@@ -20,7 +20,7 @@ move generator does not list (a word outside the pack's word list, a phony) is v
 the same from its recorded squares.
 
 Endgame (the bag empty, both racks known, an engine with a search such as ``heuri3``): the
-turn is valued by the endgame search (:class:`heuri.endgame.EndgameSearch`, the search the
+turn is valued by the endgame search (:func:`heuri.players.match_endgame`, the search the
 ``heuri3`` player makes): ``v`` is the spread the move adds from now to the end of the
 game (points, the search's value, exact when ``endgame_exact``), the best move is the
 search's, and the played move's value is its score minus the search's value of the
@@ -262,9 +262,9 @@ class Analyzer:
                 raise PackError(msg) from None
             search = None
             if self.endgame:
-                from .endgame import EndgameSearch
+                from .players import match_endgame
 
-                search = EndgameSearch(pack)
+                search = match_endgame(pack)
             self._by_lang[lang] = (pack, make_evaluator(pack, self.evaluator_name), search)
         return self._by_lang[lang]
 

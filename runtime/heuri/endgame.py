@@ -286,6 +286,7 @@ class EndgameSearch:
                                   dtype=np.int64).astype(np.uint64)
         self._zs = [int(x) for x in rng.integers(0, 2 ** 62, size=64)]
         self._stop = None  # a callable: True asks the search to stop (SIU ``stop``)
+        self._rules = self.spec
         self._reset()
 
     # -- hashing and move lists ---------------------------------------------------------
@@ -324,7 +325,8 @@ class EndgameSearch:
 
         # exchanges=False: placements only (an exchange needs tiles in the bag; the pass is
         # the search's own child)
-        recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False)
+        recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False,
+                        rules=self._rules)
         ml = _MoveList(recs, rack, self)
         if self.width is not None and ml.n > self.width:
             keep = max(self.width, int(ml.a_out.sum()))
@@ -510,6 +512,9 @@ class EndgameSearch:
             raise EndgameError(f"endgame search is for two players; this game has {position.n_players}")
         if position.over:
             raise EndgameError("the game is over in this position; nothing to search")
+        # the position's rules (a CGP's bb and mcnz) over the pack's
+        self._rules = position.spec
+        self.max_scoreless = int(position.spec.max_scoreless_turns)
         board = position.board
         self._letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
         self._blanks = np.ascontiguousarray(board.blanks, dtype=bool).copy()

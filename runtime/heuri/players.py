@@ -131,11 +131,7 @@ class EvaluatorPlayer:
         if endgame:
             from .endgame import EndgameSearch
 
-            if endgame_options:
-                self.search = EndgameSearch(pack, **endgame_options)
-            else:
-                self.search = TwoStepEndgame(EndgameSearch(pack, **MATCH_EXACT_LIMITS),
-                                             EndgameSearch(pack, **MATCH_WIDE_LIMITS))
+            self.search = EndgameSearch(pack, **endgame_options) if endgame_options else match_endgame(pack)
         self.peg = None
         if peg:
             from .peg import PegSearch
@@ -176,6 +172,15 @@ class TwoStepEndgame:
             return res
         res2 = self.wide.search(position)
         return res2 if res2 is not None else res
+
+
+def match_endgame(pack) -> "TwoStepEndgame":
+    """The endgame search of the match players (and of ``heuri analyze``, which values a turn
+    as the player would): :class:`TwoStepEndgame` under :data:`MATCH_EXACT_LIMITS` and
+    :data:`MATCH_WIDE_LIMITS`."""
+    from .endgame import EndgameSearch
+
+    return TwoStepEndgame(EndgameSearch(pack, **MATCH_EXACT_LIMITS), EndgameSearch(pack, **MATCH_WIDE_LIMITS))
 
 
 def _evaluator_choose(pack, evaluator: str):
