@@ -225,15 +225,21 @@ def test_fake_stop_during_infinite_and_isready_mid_search():
     w.send("position cgp e f g h")
     w.send("isready")  # behind queued commands: answered after them
     assert w.drain() == [] and be.opts == {}
-    t0 = time.monotonic()
     w.send("stop")
     lines, ok = w.read_until(lambda s: s == "readyok")
-    assert ok and lines[0] == "bestmove 8D.ZA" and time.monotonic() - t0 < 2
+    assert ok and lines[0] == "bestmove 8D.ZA"
     assert lines[1:] == ["readyok"]
     assert be.opts == {"Depth": "3"} and w.server.position == ("e f g h", (), None)
     w.send("go gen movetime 20")
     w.send("go gen movetime 20")  # sent during the first search: runs after it
-    lines = w.drain(1.0)
+    n = [0]
+
+    def second_bestmove(s):
+        n[0] += s.startswith("bestmove")
+        return n[0] == 2
+
+    lines, ok = w.read_until(second_bestmove)
+    lines += w.drain()  # nothing more may come: no third bestmove
     assert [s for s in lines if s.startswith("bestmove")] == ["bestmove 8D.ZA"] * 2
     assert sum(s.startswith("info string provenance") for s in lines) == 2
     w.close()
@@ -247,7 +253,9 @@ def test_fake_movetime_ends_a_long_search_and_quit_mid_search():
     w.send("go auto movetime 300")
     lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
     dt = time.monotonic() - t0
-    assert ok and 0.25 < dt < 3, dt
+    # movetime ended it: the fake back end would work 30 s (the bound is loose on purpose:
+    # this checks behaviour, not speed, on a loaded machine)
+    assert ok and 0.25 < dt < 20, dt
     w.send("go")
     time.sleep(0.1)
     w.send("quit")  # stops the search, which still ends with its bestmove
