@@ -182,6 +182,8 @@ def test_gcg_round_trip_and_replay(tmp_path, es_game, pack_es):
     text = path.read_text()
     assert "#game-type duplicate" in text and f"#id heuri {es_game.game_id}" in text
     assert "#note turn 1: draw A[CH]DESST (2 vowels, 5 consonants; valid)" in text
+    assert "#description duplicate rules: " in text
+    assert read_gcg(path).warnings == []  # no #note before the first move
     back = load_master(path, pack_es)
     assert back.game_id == es_game.game_id and back.total == es_game.total
     kept = [(a.draw.text(pack_es.spec), b.draw.text(pack_es.spec)) for a, b in zip(back.turns, es_game.turns)

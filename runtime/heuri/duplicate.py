@@ -450,7 +450,8 @@ def to_gcg(game: MasterGame):
     add(GcgPragma(0, "id", f"heuri {game.game_id}"))
     add(GcgPragma(0, "lexicon", game.lexicon or spec.lexicon))
     add(GcgPragma(0, "tile-distribution", spec.name.lower()))
-    add(GcgPragma(0, "note", f"rules: {rules_of(spec).source}"))
+    # a game-wide comment is a #description: a #note comments on the move before it
+    add(GcgPragma(0, "description", f"duplicate rules: {rules_of(spec).source}"))
     for t in game.turns:
         rack = format_rack(sorted(t.draw.tiles), spec)
         add(GcgEvent(0, MASTER_NICK, 0, "play", rack, t.top_text(spec), t.score, t.cumulative))
