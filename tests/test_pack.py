@@ -28,6 +28,12 @@ def test_unknown_language():
         load_pack("xx")
 
 
+def test_language_code_in_capitals(pack_en):
+    # --lang EN names the en pack (codes are lower case); its word count is the pack's
+    assert load_pack("EN").spec.code == "en"
+    assert load_pack("EN").manifest["counts"] == pack_en.manifest["counts"]
+
+
 def test_missing_pack_says_how_to_build(tmp_path, monkeypatch):
     monkeypatch.setenv("HEURI_BUILD", str(tmp_path))
     with pytest.raises(PackError, match="snakemake --cores 2 es"):

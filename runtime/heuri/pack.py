@@ -187,7 +187,8 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
     if p.is_dir():
         root = p
     else:
-        root = build_root() / str(lang)
+        # language codes are lower case (ISO 639-1): ``EN`` is ``en``
+        root = build_root() / (str(lang).lower() if os.sep not in str(lang) else str(lang))
     code = root.name
     if not (root / "manifest.json").is_file():
         known = sorted(d.parent.name for d in build_root().glob("*/manifest.json")) if build_root().is_dir() else []
