@@ -302,6 +302,8 @@ class Board:
 
     # -- text -----------------------------------------------------------------------------------
     PREMIUM_MARKS = {"T": "=", "D": "-", "t": '"', "d": "'", "*": "*", ".": "."}
+    #: one line that explains the marks of :meth:`render`, for a text front end to print
+    LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * centre  (lower case: a blank)"
 
     def render(self, rows_as_letters: bool = False) -> str:
         """The board as text: column letters on top, row numbers on the left, tiles as

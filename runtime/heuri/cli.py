@@ -195,8 +195,14 @@ def _print_replay(con, name: str, r) -> None:
                       str(m.recorded_total), str(m.engine_total), m.note)
         con.print(t)
     state = "complete" if r.complete else ("ended" if r.over else "not finished")
-    con.print(escape(f"{name}: {len(r.steps)} events, game {state}, {len(r.mismatches)} mismatches, "
-                     f"{len(r.warnings)} warnings (end rule {r.end_rule})"), highlight=False)
+    con.print(escape(f"{name}: {_count(len(r.steps), 'event')}, game {state}, "
+                     f"{_count(len(r.mismatches), 'mismatch', 'mismatches')}, "
+                     f"{_count(len(r.warnings), 'warning')} (end rule {r.end_rule})"), highlight=False)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 mismatch``, ``2 mismatches``: a count with its noun in the right number."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def cmd_replay(args) -> int:
@@ -249,6 +255,7 @@ def cmd_show(args) -> int:
     if args.cgp is not None:
         _, pos = _cgp_position(args, need_pack=False)
         print(pos.board.render())
+        print(pos.board.LEGEND)
         for i in range(pos.n_players):
             seat = (pos.to_move + i) % pos.n_players
             rack = pos.rack_text(seat) or ("(unknown)" if pos.hidden[seat] else "")
@@ -267,6 +274,7 @@ def cmd_show(args) -> int:
     if not 0 <= n <= len(r.steps):
         raise HeuriError(f"{args.game}: --turn {n}: the record has {len(r.steps)} events; give 0 to {len(r.steps)}")
     print(r.board_at(n).render())
+    print(r.board_at(n).LEGEND)
     totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
     nxt = r.steps[n].event if n < len(r.steps) else None
     if n:
@@ -462,13 +470,14 @@ def cmd_peg(args) -> int:
 
         t = Table(title=f"pre-endgame: {pos.rack_text()} to move, {res.bag_size} in the bag "
                         f"({len(res.rows)} candidates, {res.seconds:.1f} s)")
-        for col in ("#", "move", "win %", "wins", "draws", "losses", "exp. spread", "draws n", "method"):
+        # "ties": tied games; "bag draws": the draws from the bag the row was searched over
+        for col in ("#", "move", "win %", "wins", "ties", "losses", "exp. spread", "bag draws", "method"):
             t.add_column(col, justify="left" if col in ("move", "method") else "right")
         for i, r in enumerate(res.rows, 1):
             t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{100 * r.win_prob:.1f}",
                       f"{r.wins:.3f}", f"{r.draws:.3f}", f"{r.losses:.3f}", f"{r.spread:+.1f}", str(r.draws_n),
                       r.method)
-        Console().print(t)
+        (Console() if sys.stdout.isatty() else Console(width=120)).print(t)
         print("method: endgame = every draw's endgame solved exactly; endgame* = some endgames stopped by "
               "the limits (best move of the last completed depth); 1-ply = the move leaves tiles in the bag: "
               "valued against the opponent's top-scoring reply only")
