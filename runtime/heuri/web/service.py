@@ -75,15 +75,16 @@ def _text(req: dict, name: str, required: bool = True) -> str:
 
 class Service:
     """The API's answers (see the module doc). ``langs``: the languages served (built
-    packs, loaded at once: a missing pack is a PackError here, before the server starts)."""
+    packs, loaded at once: a missing pack is a PackError here, before the server starts);
+    ``packs``: ``{lang: LanguagePack}`` already loaded (then ``langs`` defaults to them)."""
 
-    def __init__(self, langs=("es", "en", "fr")):
+    def __init__(self, langs=("es", "en", "fr"), packs: dict | None = None):
         from ..pack import load_pack
 
-        self.langs = list(dict.fromkeys(langs))
+        self.langs = list(dict.fromkeys(packs or langs))
         if not self.langs:
             raise HeuriError("serve: give at least one language")
-        self.packs = {lang: load_pack(lang) for lang in self.langs}
+        self.packs = dict(packs) if packs else {lang: load_pack(lang) for lang in self.langs}
         self._local = threading.local()
         self._games: OrderedDict[str, _PlayGame] = OrderedDict()
         self._games_lock = threading.Lock()
