@@ -246,6 +246,7 @@ function palette(ev) {
   const rk = $("#rack");
   if (t === "⌫") rk.value = rk.value.replace(/(\[[^\]]*\]|.)$/u, "");
   else rk.value += t;
+  rk.focus();
 }
 
 // -- Game view -------------------------------------------------------------------------------
