@@ -82,7 +82,10 @@ def test_position_and_preview(client):
     p = client.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": "8D [CH]IScARE"}).json()
     assert p["score"] == 80 and p["words"] == ["CHISCARE"] and p["leave"] == ""
     assert p["svg"].count('class="tl tile played"') + p["svg"].count('class="tl tile blank played"') == 7
+    # after it, the lanes are the board's: none through its own squares, some beside it
+    assert p["lanes"] and not any(r == 7 and 3 <= c <= 9 for r, c in p["lane_squares"])
     after = client.post("/api/position", json={"lang": "es", "cgp": p["cgp_after"]}).json()
+    assert after["lanes"] == p["lanes"]
     assert after["grid"][7][3] == "[CH]" and after["grid"][7][6] == "c" and after["scores"] == [80, 0]
 
 

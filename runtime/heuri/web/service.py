@@ -145,11 +145,11 @@ class Service:
     # -- position view ----------------------------------------------------------------------
     def position(self, req: dict) -> dict:
         """``{lang, cgp}`` → ``{lang, cgp, svg, grid, rack, scores, bag, unseen, lanes,
-        warning}``: ``cgp`` written back canonically, ``svg`` the board, ``grid`` (N × N)
+        lane_squares, warning}``: ``cgp`` written back canonically, ``svg`` the board, ``grid`` (N × N)
         each square's CGP token ('' empty, ``[CH]``, lower case a blank), ``unseen``
         ``[[tile, count]]`` of the tiles the player to move cannot see, ``lanes``
-        ``[[row, col, across, length]]`` (0-based) where a bingo can land."""
-        from ..bingo import bingo_lanes
+        ``[[row, col, across, length]]`` (0-based) where a bingo can land and
+        ``lane_squares`` ``[[row, col]]`` their empty squares."""
         from ..cgp import lexicon_warning
         from ..render import board_svg
         from ..tiletext import format_spelling
@@ -164,8 +164,7 @@ class Service:
                 "rack": pos.rack_text(), "scores": list(pos.scores), "bag": pos.bag_size,
                 "unseen": [[("?" if t == spec.blank else format_spelling(spec.tiles[t])), int(unseen[t])]
                            for t in range(spec.n_kinds) if unseen[t]],
-                "lanes": [list(x) for x in bingo_lanes(pack, b.letters)],
-                "warning": lexicon_warning(req["cgp"], spec)}
+                **_lanes(pack, b), "warning": lexicon_warning(req["cgp"], spec)}
 
     def moves(self, req: dict) -> dict:
         """``{lang, cgp, top}`` → ``{count, moves: [{move, score, tiles_played, leave}]}``:
@@ -213,7 +212,8 @@ class Service:
 
     def preview(self, req: dict) -> dict:
         """``{lang, cgp, move}`` → the move checked for the player to move (board, rack and
-        word list) and drawn: ``{move, score, words, svg, cgp_after, leave}`` (``cgp_after``:
+        word list) and drawn: ``{move, score, words, svg, lanes, lane_squares, cgp_after,
+        leave}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
         from ..move import Move, Placement
@@ -229,7 +229,7 @@ class Service:
             words = [w for w, _ in pos.board.words(m)]
         after = pos.after(m, ())
         return {"move": m.gcg(spec), "score": score, "words": words, "leave": after.rack_text(pos.to_move),
-                "svg": board_svg(after.board, played=m, label="preview"),
+                "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
                 "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp()}
 
     # -- game view --------------------------------------------------------------------------
@@ -412,6 +412,20 @@ class Service:
             rec = game_to_gcg(g.game, nicks=nicks, names=names, lexicon=g.pack.spec.lexicon,
                               title=f"heuri serve, seed {g.seed}")
             return write_gcg(rec)
+
+
+def _lanes(pack, board) -> dict:
+    """``{lanes, lane_squares}`` of a board (see :meth:`Service.position`)."""
+    from ..bingo import bingo_lanes
+
+    lanes = bingo_lanes(pack, board.letters)
+    sq = set()
+    for r, c, across, n in lanes:
+        for i in range(n):
+            rr, cc = (r, c + i) if across else (r + i, c)
+            if board.letters[rr, cc] < 0:
+                sq.add((rr, cc))
+    return {"lanes": [list(x) for x in lanes], "lane_squares": sorted([list(x) for x in sq])}
 
 
 def _cgp_before(board, rack: str, spec, totals, seat: int, scoreless: int) -> str:

@@ -122,15 +122,9 @@ async function refresh() {
 
 function drawPosition(svg) {
   const box = $("#pos-board");
+  const shown = S.preview || S.position;
   box.innerHTML = svg;
-  if ($("#lanes").checked && S.position && !S.preview) {
-    const seen = new Set();
-    for (const [r, c, across, len] of S.position.lanes)
-      for (let i = 0; i < len; i++) {
-        const rr = across ? r : r + i, cc = across ? c + i : c;
-        if (!S.grid[rr][cc] && !seen.has(rr * N + cc)) { seen.add(rr * N + cc); overlay(box, rr, cc, "lane"); }
-      }
-  }
+  if ($("#lanes").checked && shown) for (const [r, c] of shown.lane_squares) overlay(box, r, c, "lane");
   if (S.sel && !S.preview) overlay(box, S.sel[0], S.sel[1], "selected");
 }
 
@@ -177,7 +171,7 @@ async function preview(i) {
   try {
     const d = await api("/api/preview", { lang: S.lang, cgp: cgpOf(), move: m.move });
     S.preview = d;
-    $("#pos-board").innerHTML = d.svg;
+    drawPosition(d.svg);
     $("#preview").hidden = false; $("#apply").hidden = false;
     $("#preview-text").textContent = `${d.move}: ${d.score} points (${d.words.join(", ")}), keep ${d.leave || "nothing"}`;
   } catch (e) { showError("#pos-error", e); }
