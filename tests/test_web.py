@@ -118,7 +118,7 @@ def test_limits_and_bad_requests(client):
     head = "#player1 a A\n#player2 b B\n"
     big = head + "".join(f">{'ab'[i % 2]}: AEINRST - +0 0\n" for i in range(1000))
     r = client.post("/api/game", json={"gcg": big, "lang": "es"})
-    assert r.status_code == 422 and "more than 500 moves" in r.json()["error"]
+    assert r.status_code == 422 and "more than 300 moves" in r.json()["error"]
     r = client.post("/api/game", json={"gcg": head + ">a: AEINRST 8D XYZZY +10\n", "lang": "en"})
     assert r.status_code == 400 and "upload.gcg:3" in r.json()["error"]
     r = client.post("/api/best", content=b"not json", headers={"content-type": "application/json"})
@@ -170,3 +170,23 @@ def test_play_a_game_against_heuri_to_the_end(client):
     assert rep.ok and rep.over and rep.steps[-1].recorded_totals == [d["scores"]["you"], d["scores"]["heuri"]]
     r = client.post(f"/api/play/{gid}/move", json={"move": "-"})
     assert r.status_code == 400 and "over" in r.json()["error"]
+
+
+def test_exchange_and_pass_against_heuri(client):
+    d = client.post("/api/play", json={"lang": "en", "engine": "greedy", "seed": 4, "first": "heuri"}).json()
+    assert len(d["history"]) == 1 and d["history"][0]["nick"] == "heuri" and d["to_move"] == "you"
+    rack = d["rack"]
+    d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3]}).json()
+    assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"],
+                               "rack": rack}
+    assert len(d["history"]) == 3 and sum(n for _, n in d["unseen"]) == 100 - 7 - sum(
+        len(h["move"].split()[1].replace(".", "")) for h in d["history"] if not h["move"].startswith("-"))
+    r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8})
+    assert r.status_code == 400 and r.json()["kind"] in ("tiles-not-in-rack", "exchange-not-allowed")
+
+
+def test_serve_command_checks_its_arguments(capsys):
+    from heuri.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port 0" in capsys.readouterr().err

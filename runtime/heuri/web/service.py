@@ -36,9 +36,10 @@ import numpy as np
 
 from ..errors import HeuriError
 
-#: the most events (lines with '>') a GCG record may have: a real game has 20-60; more is
+#: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
+#: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
 #: refused (422) before any work.
-MAX_GCG_EVENTS = 500
+MAX_GCG_EVENTS = 300
 #: the most candidates ``best`` and ``moves`` return (``top``); the count is always given.
 MAX_ROWS = 5000
 #: games against heuri kept in memory (the oldest is dropped past it)
