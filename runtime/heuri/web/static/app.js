@@ -83,6 +83,7 @@ function setLang(code, reset) {
   if (reset) {
     S.grid = Array.from({ length: N }, () => Array(N).fill(""));
     S.sel = null;
+    $("#score0").value = 0; $("#score1").value = 0;
     clearMoves();
     refresh();
   }
