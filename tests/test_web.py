@@ -145,6 +145,23 @@ def test_game_view_steps_a_record(client):
     assert all(t["equity_lost"] is None or t["equity_lost"] >= 0 for t in a["turns"])
 
 
+def test_game_view_reads_an_analysis(client, tmp_path):
+    from heuri.analyze import analyze_game, rows_frame
+
+    g = analyze_game(GAME, engine="greedy")
+    rows_frame(g.rows).write_parquet(tmp_path / "turns.parquet")
+    d = client.post("/api/game", json={"path": str(GAME), "analysis": str(tmp_path)}).json()
+    assert d["analysed"] and d["engine"] == "greedy"
+    assert [t["equity_lost"] for t in d["turns"]] == [r["equity_lost"] for r in g.rows]
+    lost = next(t for t in d["turns"] if t["equity_lost"])  # greedy's best, dashed on the board
+    assert lost["best"] != lost["move"] and 'class="second"' in lost["svg"]
+    other = tmp_path / "other"
+    other.mkdir()
+    rows_frame(g.rows[:-1]).write_parquet(other / "turns.parquet")
+    r = client.post("/api/game", json={"path": str(GAME), "analysis": str(other)})
+    assert r.status_code == 404 and "has this record's moves" in r.json()["error"]
+
+
 def test_play_a_game_against_heuri_to_the_end(client):
     from heuri.gcg import read_gcg, replay
     from heuri.spec import load_spec

@@ -45,6 +45,9 @@ MAX_ROWS = 5000
 #: games against heuri kept in memory (the oldest is dropped past it)
 MAX_GAMES = 200
 ENGINES = ("heuri3", "heuri2", "heuri1", "greedy")
+#: the columns of heuri.analyze's rows a game view's turn carries
+ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
+                 "missed_bingo", "best_bingo", "note")
 
 
 class ApiError(HeuriError):
@@ -112,7 +115,7 @@ class Service:
 
             lang = guess_language(req["cgp"])
         lang = lang or self.langs[0]
-        if lang not in self.packs:
+        if not isinstance(lang, str) or lang not in self.packs:
             raise HeuriError(f"lang: {lang!r} is not served here; this server serves {', '.join(self.langs)} "
                              f"(heuri serve --lang ...)")
         return self.packs[lang]
@@ -127,6 +130,8 @@ class Service:
             cache = self._local.evaluators = {}
         key = (lang, engine, tuple(sorted(opts.items())))
         if key not in cache:
+            if len(cache) >= 16:  # options vary per request (k): keep the memory bounded
+                cache.clear()
             cache[key] = make_evaluator(self.packs[lang], engine, **opts)
         return cache[key]
 
@@ -235,12 +240,14 @@ class Service:
 
     # -- game view --------------------------------------------------------------------------
     def game(self, req: dict) -> dict:
-        """``{gcg (text) | path, lang, analyze, engine}`` → the record turn by turn:
+        """``{gcg (text) | path, lang, analyze, engine, analysis}`` → the record turn by turn:
         ``{lang, players, final, warnings, analysed, turns: [...]}``; each turn ``{n, line,
         nick, seat, kind, rack, move, score, total, svg, cgp}`` (the board after the event,
         the move played outlined; ``cgp`` the position before it) and, with ``analyze``,
         :mod:`heuri.analyze`'s ``equity_lost``, ``best``, ``best_v``, ``v``, ``rank`` (the
-        engine's best dashed on the board). Refuses (422) a record of more than
+        engine's best dashed on the board); ``analysis`` (a ``heuri analyze --out`` folder
+        or its ``turns.parquet``): the same figures read from there, for the game of that
+        analysis with this record's moves. Refuses (422) a record of more than
         :data:`MAX_GCG_EVENTS` events; a path must name an existing ``.gcg`` file."""
         from ..gcg import read_gcg, replay
         from ..render import board_svg
@@ -267,8 +274,7 @@ class Service:
             out["engine"] = engine
             out["warnings"] = [f"line {ln}: {msg}" for ln, msg in g.warnings]
             out["final"] = list(g.final)
-            keep = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
-                    "missed_bingo", "best_bingo", "note")
+            keep = ANALYSIS_KEYS
             out["turns"] = [{"n": i + 1, "line": r["line"], "nick": r["player"], "seat": r["seat"],
                              "kind": r["kind"], "rack": r["rack"], "move": r["move"], "score": r["points"],
                              "total": r["score"], "cgp": r["cgp"],
@@ -277,7 +283,7 @@ class Service:
                             for i, (r, v) in enumerate(zip(g.rows, g.views))]
             return out
         r = replay(game, spec, end_rule="auto", words=pack.words)
-        turns = []
+        turns, prevs, played = [], [], []
         before = None
         scoreless = 0
         for st in r.steps:
@@ -303,6 +309,8 @@ class Service:
                           "cgp": _cgp_before(prev, e.rack, spec, tot, e.player, scoreless),
                           "totals": list(st.recorded_totals),
                           "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": []})
+            prevs.append(prev)
+            played.append((st.board, m))
             before = st.board
             scoreless = 0 if e.score != 0 else scoreless + 1
         out["warnings"] = [f"line {ln}: {msg}" for ln, msg in r.warnings] + [
@@ -310,6 +318,18 @@ class Service:
             for m in r.mismatches]
         out["final"] = list(r.steps[-1].recorded_totals) if r.steps else [0] * len(game.players)
         out["turns"] = turns
+        if _text(req, "analysis", required=False):
+            rows = _analysis_rows(req["analysis"], [t["move"] for t in turns], Path(name).name)
+            out["analysed"] = True
+            out["engine"] = rows[0]["engine"] if rows else ""
+            out["analysis"] = req["analysis"]
+            for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
+                t.update({k: row[k] for k in ANALYSIS_KEYS})
+                if t.get("best") and t["best"] != t["move"] and not t["after"]:
+                    from ..move import Move
+
+                    best = Move.from_gcg(t["best"], prev, spec)
+                    t["svg"] = board_svg(after, played=m, second=best, label=f"turn {t['n']}")
         return out
 
     def _gcg_source(self, req: dict) -> tuple[str, str]:
@@ -413,6 +433,37 @@ class Service:
             rec = game_to_gcg(g.game, nicks=nicks, names=names, lexicon=g.pack.spec.lexicon,
                               title=f"heuri serve, seed {g.seed}")
             return write_gcg(rec)
+
+
+def _analysis_rows(where: str, moves: list[str], file_name: str) -> list[dict]:
+    """The rows of ``heuri analyze``'s ``turns.parquet`` (``where``: the file, or the
+    ``--out`` folder that holds it) of the game whose moves are ``moves`` (the record's
+    play, exchange and pass lines, in order; of several such games, the one whose record
+    has the same file name). Raises ApiError (404) when there is no such file or game."""
+    import polars as pl
+
+    p = Path(where).expanduser()
+    p = p / "turns.parquet" if p.is_dir() else p
+    if p.name != "turns.parquet" or not p.is_file():
+        raise ApiError(f"analysis {where!r}: no turns.parquet there (the --out folder of heuri analyze)", 404,
+                       "no-file")
+    try:
+        df = pl.read_parquet(p)
+    except Exception as e:  # a damaged or foreign file: say so, in one line
+        raise ApiError(f"analysis {where!r}: cannot read turns.parquet ({e})", 422, "bad-analysis") from None
+    need = {"game", "path", "turn", "move", "engine", *ANALYSIS_KEYS}
+    if not need <= set(df.columns):
+        raise ApiError(f"analysis {where!r}: turns.parquet lacks columns {sorted(need - set(df.columns))}", 422,
+                       "bad-analysis")
+    found = []
+    for (gid,), g in df.sort("turn").group_by(["game"], maintain_order=True):
+        if g["move"].to_list() == moves:
+            found.append(g)
+    if not found:
+        raise ApiError(f"analysis {where!r}: none of its {df['game'].n_unique()} games has this record's moves", 404,
+                       "no-game")
+    same = [g for g in found if Path(g["path"][0]).name == file_name]
+    return (same or found)[0].to_dicts()
 
 
 def _lanes(pack, board) -> dict:

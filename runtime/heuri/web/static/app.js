@@ -248,7 +248,8 @@ function palette(ev) {
 async function loadGame() {
   showError("#game-error", null);
   const f = $("#gcg-file").files[0];
-  const body = { lang: $("#gcg-lang").value || undefined, analyze: $("#gcg-analyze").checked, engine: $("#engine").value };
+  const body = { lang: $("#gcg-lang").value || undefined, analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
+                 analysis: $("#gcg-analysis").value.trim() || undefined };
   if (f) {
     if (f.size > S.info.limits.body_bytes) { showError("#game-error", `${f.name}: ${f.size} bytes; a game record is a few KB`); return; }
     body.gcg = await f.text(); body.name = f.name;
