@@ -117,8 +117,15 @@ async function refresh() {
     S.position = d;
     $("#cgp").value = d.cgp;
     drawPosition(d.svg);
-    $("#pos-info").textContent = `bag ${d.bag} tiles` + (d.warning ? ` · ${d.warning}` : "");
+    showPositionInfo(d);
   } catch (e) { showError("#pos-error", e); }
+}
+
+function showPositionInfo(d) {
+  $("#pos-info").textContent = `bag ${d.bag} tiles; unseen (bag and the opponent's rack):` + (d.warning ? ` · ${d.warning}` : "");
+  const un = $("#pos-unseen");
+  un.textContent = "";
+  for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));
 }
 
 function drawPosition(svg) {
@@ -198,7 +205,7 @@ async function loadCgp(text) {
     S.position = d;
     $("#cgp").value = d.cgp;
     drawPosition(d.svg);
-    $("#pos-info").textContent = `bag ${d.bag} tiles` + (d.warning ? ` · ${d.warning}` : "");
+    showPositionInfo(d);
   } catch (e) { showError("#pos-error", e); }
 }
 
