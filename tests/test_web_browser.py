@@ -4,7 +4,7 @@
 A server runs in a thread on a free port (Spanish, the session's pack). The test enters a
 Spanish rack with [CH] (from the tile palette) and a blank, sees the top move equal to
 ``heuri best`` for the same position, puts it on the board, edits a square, steps through
-a shared record with the arrow keys, and plays five turns against heuri. A screenshot of
+a shared record (uploaded) with the arrow keys, and plays five turns against heuri. A screenshot of
 each view is kept under ``$HEURI_SCREENSHOTS`` (else pytest's temporary folder; the paths
 are printed).
 """
@@ -119,8 +119,7 @@ def test_position_view(page, shots, capsys):  # noqa: F811
 def test_game_view(page, shots):  # noqa: F811
     cases = require_cases()
     page.click('#tabs button[data-view="game"]')
-    page.fill("#gcg-path", str(cases / "es" / "001.gcg"))
-    page.click("#gcg-load")
+    page.set_input_files("#gcg-file", str(cases / "es" / "001.gcg"))  # an upload: read in the page, sent as text
     page.wait_for_selector("#turns tbody tr")
     n = page.locator("#turns tbody tr").count()
     assert n == 23  # es/001: 23 turns (MANIFEST.tsv)
