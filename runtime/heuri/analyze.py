@@ -233,10 +233,11 @@ class Analyzer:
     search between games (build one per process).
 
     ``engine``: an engine name of :mod:`heuri.players` (``heuri3``, ``heuri2``, ``heuri1``,
-    ``greedy``, or a ``-noend`` variant: no endgame search). Raises AnalysisError for an
-    unknown engine or an SIU engine (it cannot rank)."""
+    ``greedy``, or a ``-noend`` variant: no endgame search); ``packs``: ``{lang:
+    LanguagePack}`` already loaded, used instead of loading them again (a server shares
+    its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
 
-    def __init__(self, engine: str = "heuri3"):
+    def __init__(self, engine: str = "heuri3", packs: dict | None = None):
         from .players import ENGINES
 
         if engine not in ENGINES:
@@ -244,6 +245,7 @@ class Analyzer:
         self.engine = engine
         self.evaluator_name, self.endgame = ENGINES[engine]
         self._by_lang: dict = {}
+        self._packs = dict(packs or {})
 
     def tools(self, lang: str):
         """(pack, evaluator, endgame search or None) for a language. Raises PackError
@@ -253,7 +255,7 @@ class Analyzer:
             from .pack import load_pack
 
             try:
-                pack = load_pack(lang)
+                pack = self._packs.get(lang) or load_pack(lang)
             except PackError as e:
                 msg = str(e)
                 if "snakemake" not in msg:  # an unknown language: say how to add and build one

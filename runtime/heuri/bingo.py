@@ -638,3 +638,57 @@ def random_board(pack, n_words: int, rng: np.random.Generator, max_len: int = 8)
         if place(r - i if down else r, c if down else c - i, down, w):
             placed += 1
     return letters, blanks
+
+
+# -- the lanes themselves (for a front end's overlay) -------------------------------------------
+def _fits(bits_j, pos, masks, n_pos, first=None):
+    """Does some word fit: AND over the constrained squares of the OR of the word bitsets
+    of their allowed letters (``bits_j``: (P, L, nw) bitsets of one sort order); ``first``
+    (i, x): a square that must hold letter x (an octet lane's board tile)."""
+    acc = None if first is None else np.array(bits_j[first[0], first[1]])
+    for q in range(n_pos):
+        m = int(masks[q])
+        lets = [x for x in range(bits_j.shape[1]) if (m >> x) & 1]
+        u = np.bitwise_or.reduce(np.asarray(bits_j[pos[q], lets]), axis=0)
+        acc = u if acc is None else acc & u
+        if not acc.any():
+            return False
+    return True if acc is None else bool(acc.any())
+
+
+def bingo_lanes(pack, letters: np.ndarray) -> list[tuple[int, int, bool, int]]:
+    """The lanes where a bingo can land on a board, as δ counts them (module doc): every
+    run of R empty squares (a septet lane) or of R+1 squares through exactly one board
+    tile (an octet lane) that meets the lane conditions and that at least one word of the
+    pack fits (each constrained square allows the word's letter there; the board tile is
+    the octet's). ``letters``: (N, N) int8, -1 empty. Returns ``(row, col, across,
+    length)`` tuples (0-based first square; length R or R+1), rows first. Raises
+    BoardError for a malformed board. A few ms a board (Python over the lanes)."""
+    letters = _check_board(pack, letters)
+    spec = pack.spec
+    ix = bingo_index(pack)
+    R, L = spec.rack_size, spec.n_letters
+    full = np.uint64((1 << L) - 1)
+    N = letters.shape[0]
+    cca, hasa, ccd, hasd = cross_checks(pack, letters)
+    empty = not (letters >= 0).any()
+    cr, cc_ = _centre(spec)
+    pos = np.zeros(R + 1, np.int64)
+    masks = np.zeros(R + 1, np.uint64)
+    out = []
+    views = ((True, letters, cca, hasa, cr, cc_),
+             (False, np.ascontiguousarray(letters.T), np.ascontiguousarray(ccd.T), np.ascontiguousarray(hasd.T),
+              cc_, cr))
+    for across, lt, cc, has, ctr_r, ctr_c in views:
+        for r in range(N):
+            for s in range(N - R + 1):
+                npos = _septet_lane(lt, cc, has, r, s, R, full, empty, ctr_r, ctr_c, pos, masks)
+                if npos >= 0 and (npos == 0 or _fits(ix.s7_bits[0], pos, masks, npos)):
+                    out.append((r, s, True, R) if across else (s, r, False, R))
+                if empty:
+                    continue
+                npos, jpos = _octet_lane(lt, cc, r, s, R, full, pos, masks)
+                if jpos >= 0 and _fits(ix.s8_bits[0], pos, masks, npos, (jpos, int(lt[r, s + jpos]))):
+                    out.append((r, s, True, R + 1) if across else (s, r, False, R + 1))
+    out.sort(key=lambda t: (not t[2], t[0], t[1], t[3]))
+    return out

@@ -690,6 +690,24 @@ def add_duplicate_parser(sub) -> None:
     q.set_defaults(func=cmd_duplicate_score, seed=None)
 
 
+# -- serve ------------------------------------------------------------------------------
+def cmd_serve(args) -> int:
+    """The local web board (heuri.web): Position, Game and Play views over a JSON API."""
+    from .web import serve
+
+    if not 0 < args.port < 65536:
+        raise HeuriError(f"serve: --port {args.port}: give a port from 1 to 65535")
+    return serve(args.host, args.port, args.lang)
+
+
+def add_serve_parser(sub) -> None:
+    p = sub.add_parser("serve", help="a local web board: analyse a position, step through a game, play against heuri")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--lang", nargs="+", default=["es", "en", "fr"], help="languages to serve (default: es en fr)")
+    p.set_defaults(func=cmd_serve)
+
+
 # -- parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
@@ -783,6 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
+    add_serve_parser(sub)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
     return ap

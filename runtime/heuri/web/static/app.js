@@ -1,0 +1,424 @@
+// heuri serve: the page's script. Every board is the server's SVG (heuri.render.board_svg);
+// this script only asks the JSON API (/api/...) and wires clicks and keys.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const N = 15;
+const S = { info: null, lang: null, grid: null, sel: null, preview: null, rows: [], game: null, turn: 0,
+            play: null, playCoord: null };
+
+async function api(path, body) {
+  const opt = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" },
+                                          body: JSON.stringify(body) };
+  const r = await fetch(path, opt);
+  let data;
+  try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status} ${r.statusText}` }; }
+  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  return data;
+}
+
+function showError(id, err) {
+  const el = $(id);
+  el.textContent = err ? String(err.message || err) : "";
+}
+
+function el(tag, attrs = {}, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// -- squares: data-sq is the GCG name, row number then column letter ("8H") --------------
+function sqName(r, c) { return `${r + 1}${String.fromCharCode(65 + c)}`; }
+function sqParse(name) { return [parseInt(name.slice(0, -1), 10) - 1, name.charCodeAt(name.length - 1) - 65]; }
+function squareRect(box, r, c) { return box.querySelector(`rect.sq[data-sq="${sqName(r, c)}"]`); }
+
+function overlay(box, r, c, cls) {
+  const sq = squareRect(box, r, c);
+  if (!sq) return;
+  const svg = box.querySelector("svg");
+  const o = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+  for (const a of ["x", "y", "width", "height"]) o.setAttribute(a, sq.getAttribute(a));
+  o.setAttribute("class", cls);
+  o.setAttribute("pointer-events", "none");
+  svg.appendChild(o);
+}
+
+function onSquare(box, fn) {
+  box.addEventListener("click", (ev) => {
+    const t = ev.target.closest("[data-sq]");
+    if (t && box.contains(t)) fn(...sqParse(t.getAttribute("data-sq")));
+  });
+}
+
+// -- the info: languages, engines, palette -----------------------------------------------
+async function init() {
+  S.info = await api("/api/info");
+  const ls = $("#lang"), gl = $("#gcg-lang");
+  for (const l of S.info.langs) {
+    ls.append(el("option", { value: l.code }, `${l.name} (${l.code})`));
+    gl.append(el("option", { value: l.code }, l.code));
+  }
+  for (const e of S.info.engines) $("#engine").append(el("option", { value: e }, e));
+  ls.addEventListener("change", () => setLang(ls.value, true));
+  $("#engine").addEventListener("change", () => { if ($("#rack").value.trim()) rank(); });
+  setLang(S.info.langs[0].code, true);
+}
+
+function langInfo() { return S.info.langs.find((l) => l.code === S.lang); }
+
+function setLang(code, reset) {
+  S.lang = code;
+  $("#lang").value = code;
+  const pal = $("#palette");
+  pal.textContent = "";
+  for (const t of langInfo().tiles) {
+    const b = el("button", { class: "tilebtn", "data-tile": t.text, title: `${t.tile}: ${t.value} points, ${t.count} tiles` });
+    b.append(el("span", { class: "l" }, t.tile), el("sub", {}, String(t.value)));
+    pal.append(b);
+  }
+  pal.append(el("button", { class: "tilebtn", "data-tile": "?", title: "a blank" }, "?"));
+  pal.append(el("button", { class: "tilebtn wide", "data-tile": "⌫", title: "remove the last tile" }, "⌫"));
+  if (reset) {
+    S.grid = Array.from({ length: N }, () => Array(N).fill(""));
+    S.sel = null;
+    $("#score0").value = 0; $("#score1").value = 0;
+    clearMoves();
+    refresh();
+  }
+}
+
+// -- Position view --------------------------------------------------------------------------
+function rackText() {
+  // upper case outside brackets and inside them: a rack has no lower-case blanks ('?')
+  return $("#rack").value.replace(/\s+/g, "").toUpperCase();
+}
+
+function cgpOf() {
+  const rows = S.grid.map((row) => {
+    let out = "", run = 0;
+    for (const t of row) {
+      if (!t) { run++; continue; }
+      if (run) { out += run; run = 0; }
+      out += t;
+    }
+    return out + (run ? run : "");
+  });
+  const a = parseInt($("#score0").value || "0", 10), b = parseInt($("#score1").value || "0", 10);
+  return `${rows.join("/")} ${rackText()}/ ${a}/${b} 0`;
+}
+
+async function refresh() {
+  showError("#pos-error", null);
+  try {
+    const d = await api("/api/position", { lang: S.lang, cgp: cgpOf() });
+    S.grid = d.grid;
+    S.position = d;
+    $("#cgp").value = d.cgp;
+    drawPosition(d.svg);
+    showPositionInfo(d);
+  } catch (e) { showError("#pos-error", e); }
+}
+
+function showPositionInfo(d) {
+  $("#pos-info").textContent = `bag ${d.bag} tiles; unseen (bag and the opponent's rack):` + (d.warning ? ` · ${d.warning}` : "");
+  const un = $("#pos-unseen");
+  un.textContent = "";
+  for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));
+}
+
+function drawPosition(svg) {
+  const box = $("#pos-board");
+  const shown = S.preview || S.position;
+  box.innerHTML = svg;
+  if ($("#lanes").checked && shown) for (const [r, c] of shown.lane_squares) overlay(box, r, c, "lane");
+  if (S.sel && !S.preview) overlay(box, S.sel[0], S.sel[1], "selected");
+}
+
+function clearMoves() {
+  S.rows = []; S.preview = null;
+  $("#moves tbody").textContent = "";
+  $("#moves-count").textContent = "";
+  $("#preview").hidden = true;
+}
+
+async function rank() {
+  showError("#pos-error", null);
+  clearMoves();
+  if (!rackText()) { showError("#pos-error", "type a rack first (e.g. AEIRS[CH]?)"); return; }
+  await refresh();
+  try {
+    const d = await api("/api/best", { lang: S.lang, cgp: cgpOf(), engine: $("#engine").value, top: 100 });
+    S.rows = d.rows;
+    const tb = $("#moves tbody");
+    d.rows.forEach((m, i) => {
+      const tr = el("tr", { class: "moverow", "data-i": String(i) });
+      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.move), el("td", {}, String(m.j)),
+                el("td", {}, m.e.toFixed(2)), el("td", {}, m.p.toFixed(3)), el("td", { class: "v" }, m.v.toFixed(2)),
+                el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? "fish" : ""));
+      tr.addEventListener("click", () => preview(i));
+      tb.append(tr);
+    });
+    $("#moves-count").textContent = `${d.count} candidates (${d.engine}); the first ${d.rows.length} shown. ` +
+      "Click a move to see it on the board.";
+  } catch (e) { showError("#pos-error", e); }
+}
+
+async function preview(i) {
+  showError("#pos-error", null);
+  const m = S.rows[i];
+  document.querySelectorAll("#moves tr.on").forEach((t) => t.classList.remove("on"));
+  document.querySelector(`#moves tr[data-i="${i}"]`).classList.add("on");
+  if (m.move.startsWith("-")) {  // an exchange or the pass: nothing to draw
+    S.preview = null; drawPosition(S.position.svg);
+    $("#preview").hidden = false; $("#apply").hidden = true;
+    $("#preview-text").textContent = m.move === "-" ? "pass" : `exchange ${m.move.slice(1)}, keep ${m.leave || "nothing"}`;
+    return;
+  }
+  try {
+    const d = await api("/api/preview", { lang: S.lang, cgp: cgpOf(), move: m.move });
+    S.preview = d;
+    drawPosition(d.svg);
+    $("#preview").hidden = false; $("#apply").hidden = false;
+    $("#preview-text").textContent = `${d.move}: ${d.score} points (${d.words.join(", ")}), keep ${d.leave || "nothing"}`;
+  } catch (e) { showError("#pos-error", e); }
+}
+
+async function applyPreview() {
+  if (!S.preview) return;
+  const fields = S.preview.cgp_after.split(" ");
+  $("#rack").value = fields[1].split("/")[0];
+  const sc = fields[2].split("/");
+  $("#score0").value = sc[0]; $("#score1").value = sc[1];
+  await loadCgp(S.preview.cgp_after);
+}
+
+async function loadCgp(text) {
+  showError("#pos-error", null);
+  try {
+    const d = await api("/api/position", { lang: S.lang, cgp: text });
+    S.grid = d.grid;
+    $("#rack").value = d.rack;
+    $("#score0").value = d.scores[0]; $("#score1").value = d.scores[1];
+    clearMoves();
+    S.position = d;
+    $("#cgp").value = d.cgp;
+    drawPosition(d.svg);
+    showPositionInfo(d);
+  } catch (e) { showError("#pos-error", e); }
+}
+
+function setSquare(tok) {
+  if (!S.sel) return;
+  const [r, c] = S.sel;
+  const blank = $("#edit-blank").checked;
+  S.grid[r][c] = tok ? (blank ? tok.toLowerCase() : tok.toUpperCase()) : "";
+  clearMoves();
+  refresh();
+}
+
+function positionKeys(ev) {
+  if (!S.sel || document.activeElement !== $("#pos-board")) return;
+  const [r, c] = S.sel;
+  const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  if (moves[ev.key]) {
+    ev.preventDefault();
+    S.sel = [Math.min(N - 1, Math.max(0, r + moves[ev.key][0])), Math.min(N - 1, Math.max(0, c + moves[ev.key][1]))];
+    drawPosition(S.position.svg);
+  } else if (ev.key === "Backspace" || ev.key === "Delete" || ev.key === " ") {
+    ev.preventDefault(); setSquare("");
+  } else if (ev.key.length === 1 && /\p{L}/u.test(ev.key)) {
+    ev.preventDefault(); setSquare(ev.key);
+  } else if (ev.key === "Escape") {
+    S.sel = null; drawPosition(S.position.svg);
+  }
+}
+
+function palette(ev) {
+  const b = ev.target.closest("button.tilebtn");
+  if (!b) return;
+  const t = b.getAttribute("data-tile");
+  if (S.sel && S.paletteToBoard) {
+    if (t !== "?" && t !== "⌫") setSquare(t);
+    else if (t === "⌫") setSquare("");
+    $("#pos-board").focus();
+    return;
+  }
+  const rk = $("#rack");
+  if (t === "⌫") rk.value = rk.value.replace(/(\[[^\]]*\]|.)$/u, "");
+  else rk.value += t;
+  rk.focus();
+}
+
+// -- Game view -------------------------------------------------------------------------------
+async function loadGame() {
+  showError("#game-error", null);
+  const f = $("#gcg-file").files[0];
+  const body = { lang: $("#gcg-lang").value || undefined, analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
+                 analysis: $("#gcg-analysis").value.trim() || undefined };
+  if (f) {
+    if (f.size > S.info.limits.body_bytes) { showError("#game-error", `${f.name}: ${f.size} bytes; a game record is a few KB`); return; }
+    body.gcg = await f.text(); body.name = f.name;
+  } else if ($("#gcg-path").value.trim()) body.path = $("#gcg-path").value.trim();
+  else { showError("#game-error", "choose a .gcg file or type its path"); return; }
+  $("#turn-info").textContent = body.analyze ? "analysing the game (a few seconds)…" : "reading…";
+  try {
+    S.game = await api("/api/game", body);
+  } catch (e) { showError("#game-error", e); $("#turn-info").textContent = ""; return; }
+  const tb = $("#turns tbody");
+  tb.textContent = "";
+  S.game.turns.forEach((t, i) => {
+    const tr = el("tr", { class: "turnrow", "data-i": String(i) });
+    const lost = t.equity_lost == null ? "" : t.equity_lost.toFixed(1);
+    tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.move),
+              el("td", {}, String(t.score)), el("td", {}, String(t.total)), el("td", {}, lost),
+              el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best : ""));
+    tr.addEventListener("click", () => showTurn(i));
+    tb.append(tr);
+  });
+  showTurn(0);
+}
+
+function showTurn(i) {
+  const g = S.game;
+  if (!g || !g.turns.length) return;
+  S.turn = Math.max(0, Math.min(g.turns.length - 1, i));
+  const t = g.turns[S.turn];
+  $("#game-board").innerHTML = t.svg;
+  $("#turn-no").textContent = `turn ${t.n} of ${g.turns.length}`;
+  document.querySelectorAll("#turns tr.on").forEach((x) => x.classList.remove("on"));
+  const row = document.querySelector(`#turns tr[data-i="${S.turn}"]`);
+  row.classList.add("on");
+  row.scrollIntoView({ block: "nearest" });
+  let txt = `${t.nick}${t.rack ? " with " + t.rack : ""}: ${t.move} ${t.score >= 0 ? "+" : ""}${t.score}, total ${t.total}`;
+  if (t.after && t.after.length) txt += ` · then ${t.after.join(" · ")}`;
+  if (g.analysed && t.best) {
+    txt += t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
+                         : ` · ${g.engine} agrees`;
+    if (t.note) txt += ` · ${t.note}`;
+  }
+  if (S.turn === g.turns.length - 1) txt += ` · final ${g.final.join("–")}`;
+  if (g.warnings.length) txt += ` · ${g.warnings.length} warning(s): ${g.warnings[0]}`;
+  $("#turn-info").textContent = txt;
+}
+
+// -- Play view -------------------------------------------------------------------------------
+async function newGame() {
+  showError("#play-error", null);
+  const body = { lang: S.lang, engine: $("#engine").value, first: $("#play-first").value };
+  if ($("#play-seed").value !== "") body.seed = parseInt($("#play-seed").value, 10);
+  $("#play-status").textContent = "dealing…";
+  try { drawPlay(await api("/api/play", body)); } catch (e) { showError("#play-error", e); }
+}
+
+async function playMove(text) {
+  if (!S.play) { showError("#play-error", "start a new game first"); return; }
+  showError("#play-error", null);
+  $("#play-status").textContent = "heuri is thinking…";
+  try {
+    drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text }));
+    $("#play-move").value = ""; $("#play-ex").value = ""; S.playCoord = null;
+  } catch (e) { showError("#play-error", e); $("#play-status").textContent = ""; }
+}
+
+function drawPlay(d) {
+  S.play = d;
+  $("#play-board").innerHTML = d.svg;
+  if (S.playCoord) overlay($("#play-board"), S.playCoord[0], S.playCoord[1], "selected");
+  $("#play-scores").innerHTML = "";
+  for (const who of ["you", "heuri"]) {
+    const s = el("div", { class: "score" + (d.to_move === who && !d.over ? " turn" : "") });
+    s.append(el("span", {}, who), el("b", {}, String(d.scores[who])));
+    $("#play-scores").append(s);
+  }
+  $("#play-rack").innerHTML = d.rack_svg;
+  $("#play-bag").textContent = `(bag ${d.bag}, heuri's rack ${d.over ? d.heuri_rack || "empty" : "hidden"})`;
+  const un = $("#play-unseen");
+  un.textContent = "";
+  for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));
+  const tb = $("#play-history tbody");
+  tb.textContent = "";
+  d.history.forEach((h, i) => {
+    const tr = el("tr");
+    tr.append(el("td", {}, String(i + 1)), el("td", {}, h.nick), el("td", { class: "mv" }, h.move),
+              el("td", {}, String(h.score)), el("td", {}, String(h.total)));
+    tb.prepend(tr);
+  });
+  $("#play-exchange").disabled = !d.can_exchange || d.over;
+  $("#play-go").disabled = $("#play-pass").disabled = d.over;
+  $("#play-status").textContent = d.over ? "game over" : d.endgame ? "heuri played its endgame search's move; your turn" : "your turn";
+  const end = $("#play-end");
+  end.textContent = "";
+  if (d.over) {
+    end.append(el("b", {}, `${d.result}: you ${d.scores.you}, heuri ${d.scores.heuri}. `));
+    end.append(el("a", { href: `/api/play/${d.id}/gcg`, download: `heuri-${d.id}.gcg`, id: "play-download" }, "Download the game (GCG)"));
+  }
+}
+
+function playSquare(r, c) {
+  if (!S.play || S.play.over) return;
+  const prev = S.playCoord;
+  const down = prev && prev[0] === r && prev[1] === c && prev[2];
+  S.playCoord = [r, c, !down];
+  const coord = S.playCoord[2] ? `${r + 1}${String.fromCharCode(65 + c)}` : `${String.fromCharCode(65 + c)}${r + 1}`;
+  const word = $("#play-move").value.split(/\s+/)[1] || "";
+  $("#play-move").value = `${coord} ${word}`;
+  drawPlay(S.play);
+  $("#play-move").focus();
+}
+
+// -- wiring -----------------------------------------------------------------------------------
+function showView(name) {
+  document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
+  document.querySelectorAll(".view").forEach((v) => v.classList.toggle("on", v.id === `view-${name}`));
+  S.view = name;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
+  $("#rank").addEventListener("click", rank);
+  $("#rack").addEventListener("keydown", (e) => { if (e.key === "Enter") rank(); });
+  $("#rack").addEventListener("focus", () => { S.paletteToBoard = false; });
+  $("#palette").addEventListener("mousedown", () => { S.paletteToBoard = document.activeElement === $("#pos-board"); });
+  $("#palette").addEventListener("click", palette);
+  $("#lanes").addEventListener("change", () => drawPosition(S.preview ? S.preview.svg : S.position.svg));
+  $("#clear").addEventListener("click", () => { S.grid = S.grid.map((r) => r.map(() => "")); S.sel = null; clearMoves(); refresh(); });
+  $("#load-cgp").addEventListener("click", () => loadCgp($("#cgp").value));
+  $("#apply").addEventListener("click", applyPreview);
+  $("#unpreview").addEventListener("click", () => { S.preview = null; $("#preview").hidden = true; drawPosition(S.position.svg); });
+  for (const id of ["#score0", "#score1"]) $(id).addEventListener("change", refresh);
+  onSquare($("#pos-board"), (r, c) => {
+    if (S.preview) return;
+    S.sel = [r, c]; $("#pos-board").focus(); drawPosition(S.position.svg);
+  });
+  $("#pos-board").addEventListener("keydown", positionKeys);
+  $("#gcg-load").addEventListener("click", loadGame);
+  $("#gcg-file").addEventListener("change", () => { $("#gcg-path").value = ""; loadGame(); });
+  $("#gcg-path").addEventListener("keydown", (e) => { if (e.key === "Enter") { $("#gcg-file").value = ""; loadGame(); } });
+  $("#prev").addEventListener("click", () => showTurn(S.turn - 1));
+  $("#next").addEventListener("click", () => showTurn(S.turn + 1));
+  $("#turn-open").addEventListener("click", () => {
+    const t = S.game && S.game.turns[S.turn];
+    if (!t || !t.cgp) { showError("#game-error", "load the game with 'analyse' to open a turn's position"); return; }
+    if (S.game.lang !== S.lang) setLang(S.game.lang, false);
+    showView("position"); loadCgp(t.cgp);
+  });
+  document.addEventListener("keydown", (e) => {
+    if (S.view !== "game" || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); showTurn(S.turn - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); showTurn(S.turn + 1); }
+  });
+  $("#play-new").addEventListener("click", newGame);
+  $("#play-go").addEventListener("click", () => playMove($("#play-move").value));
+  $("#play-move").addEventListener("keydown", (e) => { if (e.key === "Enter") playMove($("#play-move").value); });
+  $("#play-pass").addEventListener("click", () => playMove("-"));
+  $("#play-exchange").addEventListener("click", () => {
+    const t = $("#play-ex").value.replace(/\s+/g, "").toUpperCase();
+    if (!t) { showError("#play-error", "type the tiles to exchange (e.g. QU?)"); return; }
+    playMove("-" + t);
+  });
+  onSquare($("#play-board"), playSquare);
+  S.view = "position";
+  init().catch((e) => showError("#pos-error", e));
+});

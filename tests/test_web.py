@@ -1,0 +1,209 @@
+"""The JSON API of ``heuri serve`` through Starlette's test client: answers equal to the
+command line's (``heuri best``, ``heuri moves``), real scores, the errors as 4xx in plain
+words, the limits (413, 422), and a whole game against heuri to its endgame."""
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e .[web])")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+GAME = DATA / "es_pass_with_bingo.gcg"
+OPENING = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRS[CH]?/ 0/0 0"
+
+
+@pytest.fixture(scope="module")
+def client(pack_es, pack_en):
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    svc = Service(packs={"es": pack_es, "en": pack_en})  # the session's packs, not a second load
+    with TestClient(create_app(svc)) as c:
+        yield c
+
+
+def _cli(capsys, *argv) -> list[dict]:
+    from heuri.cli import main
+
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def midgame(client):
+    """The position of tests/data/es_pass_with_bingo.gcg after 12 events (heuri3 to move
+    with ABDJ[LL]TU), as the game view gives it."""
+    r = client.post("/api/game", json={"path": str(GAME)})
+    assert r.status_code == 200, r.text
+    turns = r.json()["turns"]
+    t = next(t for t in turns if t["rack"] == "ABDJ[LL]TU")
+    return t["cgp"]
+
+
+def test_best_equals_heuri_best(client, capsys, midgame):
+    r = client.post("/api/best", json={"lang": "es", "cgp": midgame, "top": 8})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    # README: heuri3 ranks 10H TU[LL].D (29, keeping ABJ: e = 17.0) above 1N JU (36)
+    assert d["rows"][0]["move"] == "10H TU[LL].D" and d["rows"][0]["j"] == 29 and d["rows"][0]["leave"] == "ABJ"
+    assert round(d["rows"][0]["e"], 1) == 17.0
+    assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", midgame, "--json", "--top", "8")
+    # the opening with [CH] and a blank: 8D [CH]IScARE, 80 points, as the README's SIU session
+    d = client.post("/api/best", json={"lang": "es", "cgp": OPENING, "top": 5, "engine": "heuri2"}).json()
+    assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", OPENING, "--json", "--top", "5",
+                             "--engine", "heuri2")
+    assert d["rows"][0]["j"] == 80
+
+
+def test_moves_equal_heuri_moves(client, capsys, midgame):
+    d = client.post("/api/moves", json={"lang": "es", "cgp": midgame}).json()
+    cli = _cli(capsys, "moves", "--lang", "es", "--cgp", midgame, "--json")
+    assert d["count"] == len(cli) and d["moves"] == cli
+    assert d["moves"][0]["score"] == max(m["score"] for m in cli)
+    top = client.post("/api/moves", json={"lang": "es", "cgp": midgame, "top": 3}).json()
+    assert top["moves"] == cli[:3] and top["count"] == len(cli)
+
+
+def test_position_and_preview(client):
+    d = client.post("/api/position", json={"lang": "es", "cgp": OPENING}).json()
+    assert d["rack"] == "A[CH]EIRS?" and d["bag"] == 100 - 7 - 7 and d["svg"].count('class="sq ') == 225
+    # on the empty board the bingo lanes are the 7-square runs through the centre: 7 across, 7 down
+    assert len(d["lanes"]) == 14 and all(l[3] == 7 for l in d["lanes"])
+    p = client.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": "8D [CH]IScARE"}).json()
+    assert p["score"] == 80 and p["words"] == ["CHISCARE"] and p["leave"] == ""
+    assert p["svg"].count('class="tl tile played"') + p["svg"].count('class="tl tile blank played"') == 7
+    # after it, the lanes are the board's: none through its own squares, some beside it
+    assert p["lanes"] and not any(r == 7 and 3 <= c <= 9 for r, c in p["lane_squares"])
+    after = client.post("/api/position", json={"lang": "es", "cgp": p["cgp_after"]}).json()
+    assert after["lanes"] == p["lanes"]
+    assert after["grid"][7][3] == "[CH]" and after["grid"][7][6] == "c" and after["scores"] == [80, 0]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"lang": "es", "cgp": OPENING.replace("AEIRS", "AEIRW")}, 400, "'W' is not a tile of"),
+    ({"lang": "es", "cgp": "15/15 A/ 0"}, 400, "expected 4 fields"),
+    ({"lang": "es", "cgp": "16/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0"}, 400, "covers 16 squares"),
+    ({"lang": "de", "cgp": OPENING}, 400, "not served here"),
+    ({"lang": "es", "cgp": OPENING, "engine": "heuri9"}, 400, "choose one of"),
+    ({"lang": "es", "cgp": OPENING, "top": 0}, 400, "top: 0"),
+    ({"lang": "es"}, 400, "cgp: missing"),
+])
+def test_best_errors_in_plain_words(client, body, status, words):
+    r = client.post("/api/best", json=body)
+    assert r.status_code == status and words in r.json()["error"], r.text
+
+
+def test_preview_refuses_illegal_moves(client):
+    for move, kind, words in [("8D [CH]IScARX", "phony", "CHISCARX, not in the word list"),
+                              ("8D [CH]ISCARE", "tiles-not-in-rack", "lacks C"),
+                              ("1A [CH]IScARE", "centre-not-covered", "centre"),
+                              ("8D", "malformed-play", "expected")]:
+        r = client.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": move})
+        assert r.status_code == 400 and r.json()["kind"] == kind and words in r.json()["error"], r.text
+
+
+def test_limits_and_bad_requests(client):
+    r = client.post("/api/game", content=b"{" + b" " * (10 << 20) + b"}", headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "at most" in r.json()["error"]
+    head = "#player1 a A\n#player2 b B\n"
+    big = head + "".join(f">{'ab'[i % 2]}: AEINRST - +0 0\n" for i in range(1000))
+    r = client.post("/api/game", json={"gcg": big, "lang": "es"})
+    assert r.status_code == 422 and "more than 300 moves" in r.json()["error"]
+    r = client.post("/api/game", json={"gcg": head + ">a: AEINRST 8D XYZZY +10\n", "lang": "en"})
+    assert r.status_code == 400 and "upload.gcg:3" in r.json()["error"]
+    r = client.post("/api/best", content=b"not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = client.post("/api/nowhere", json={})
+    assert r.status_code == 404 and "Not Found" in r.json()["error"]
+    assert client.get("/api/play/0123/gcg").status_code == 404
+    r = client.post("/api/game", json={"path": "/etc/passwd"})
+    assert r.status_code == 404 and "no such .gcg file" in r.json()["error"]
+
+
+def test_game_view_steps_a_record(client):
+    d = client.post("/api/game", json={"gcg": GAME.read_text(encoding="utf-8"), "name": GAME.name}).json()
+    from heuri.gcg import read_gcg
+
+    events = [e for e in read_gcg(GAME).events if e.kind in ("play", "exchange", "pass")]
+    assert [t["move"] for t in d["turns"]] == [e.move for e in events]
+    t = d["turns"][1]  # greedy's bingo through the G of GETICA: 7 tiles outlined
+    assert t["move"] == "K4 ALBR.CIE" and t["score"] == 98 and t["total"] == 98 and t["svg"].count(' played"') == 7
+    assert d["turns"][14]["kind"] == "pass" and d["turns"][14]["svg"].count(' played"') == 0
+    a = client.post("/api/game", json={"path": str(GAME), "analyze": True}).json()
+    mine = next(t for t in a["turns"] if t["rack"] == "ABDJ[LL]TU")
+    assert mine["move"] == "10H TU[LL].D" and mine["equity_lost"] == 0 and mine["best"] == "10H TU[LL].D"
+    assert all(t["equity_lost"] is None or t["equity_lost"] >= 0 for t in a["turns"])
+
+
+def test_game_view_reads_an_analysis(client, tmp_path):
+    from heuri.analyze import analyze_game, rows_frame
+
+    g = analyze_game(GAME, engine="greedy")
+    rows_frame(g.rows).write_parquet(tmp_path / "turns.parquet")
+    d = client.post("/api/game", json={"path": str(GAME), "analysis": str(tmp_path)}).json()
+    assert d["analysed"] and d["engine"] == "greedy"
+    assert [t["equity_lost"] for t in d["turns"]] == [r["equity_lost"] for r in g.rows]
+    lost = next(t for t in d["turns"] if t["equity_lost"])  # greedy's best, dashed on the board
+    assert lost["best"] != lost["move"] and 'class="second"' in lost["svg"]
+    other = tmp_path / "other"
+    other.mkdir()
+    rows_frame(g.rows[:-1]).write_parquet(other / "turns.parquet")
+    r = client.post("/api/game", json={"path": str(GAME), "analysis": str(other)})
+    assert r.status_code == 404 and "has this record's moves" in r.json()["error"]
+
+
+def test_play_a_game_against_heuri_to_the_end(client):
+    from heuri.gcg import read_gcg, replay
+    from heuri.spec import load_spec
+
+    d = client.post("/api/play", json={"lang": "es", "engine": "heuri3", "seed": 11}).json()
+    gid = d["id"]
+    assert d["to_move"] == "you" and d["bag"] == 86 and len(d["history"]) == 0
+    r = client.post(f"/api/play/{gid}/move", json={"move": "8D XQZW"})
+    assert r.status_code == 400, r.text
+    assert client.get(f"/api/play/{gid}").json()["history"] == []  # refused: nothing changed
+    turns = 0
+    while not d["over"]:
+        best = client.post("/api/best", json={"lang": "es", "cgp": d["cgp"], "top": 1}).json()["rows"][0]
+        d = client.post(f"/api/play/{gid}/move", json={"move": best["move"]}).json()
+        assert "error" not in d, d
+        turns += 1
+        assert turns < 60
+    assert d["result"] in ("you win", "heuri wins", "a draw")
+    g = client.get(f"/api/play/{gid}/gcg")
+    assert g.status_code == 200 and "attachment" in g.headers["content-disposition"]
+    rec = read_gcg(g.text)
+    rep = replay(rec, load_spec("es"))
+    assert rep.ok and rep.over and rep.steps[-1].recorded_totals == [d["scores"]["you"], d["scores"]["heuri"]]
+    r = client.post(f"/api/play/{gid}/move", json={"move": "-"})
+    assert r.status_code == 400 and "over" in r.json()["error"]
+
+
+def test_exchange_and_pass_against_heuri(client):
+    d = client.post("/api/play", json={"lang": "en", "engine": "greedy", "seed": 4, "first": "heuri"}).json()
+    assert len(d["history"]) == 1 and d["history"][0]["nick"] == "heuri" and d["to_move"] == "you"
+    rack = d["rack"]
+    d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3]}).json()
+    assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"],
+                               "rack": rack}
+    assert len(d["history"]) == 3 and sum(n for _, n in d["unseen"]) == 100 - 7 - sum(
+        len(h["move"].split()[1].replace(".", "")) for h in d["history"] if not h["move"].startswith("-"))
+    r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8})
+    assert r.status_code == 400 and r.json()["kind"] in ("tiles-not-in-rack", "exchange-not-allowed")
+
+
+def test_serve_command_checks_its_arguments(capsys):
+    from heuri.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port 0" in capsys.readouterr().err

@@ -1,0 +1,169 @@
+"""``heuri serve`` in a real browser: Debian's chromium, headless, driven by Playwright
+(as tests/test_report_browser.py; skipped, saying why, without them).
+
+A server runs in a thread on a free port (Spanish, the session's pack). The test enters a
+Spanish rack with [CH] (from the tile palette) and a blank, sees the top move equal to
+``heuri best`` for the same position, puts it on the board, edits a square, steps through
+a shared record (uploaded) with the arrow keys, and plays five turns against heuri. A screenshot of
+each view is kept under ``$HEURI_SCREENSHOTS`` (else pytest's temporary folder; the paths
+are printed).
+"""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import warnings
+
+import pytest
+
+from shared_cases import require_cases
+from test_report_browser import BROWSER, FLAGS, shots  # noqa: F401 (the screenshot folder fixture)
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
+
+
+@pytest.fixture(scope="module")
+def server(pack_es):
+    import uvicorn
+
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        svc = Service(packs={"es": pack_es})
+        svc.warm_up()
+        app = create_app(svc)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    if BROWSER is None:
+        pytest.skip("no chromium found (apt-get install chromium, or set HEURI_CHROMIUM)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed "
+                                   "(pip install -e .[browser])")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=BROWSER, args=FLAGS)
+        pg = b.new_page(viewport={"width": 1300, "height": 1000})
+        pg.errors = []
+        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+        pg.goto(server + "/")
+        pg.wait_for_selector("#pos-board svg rect.sq")
+        try:
+            yield pg
+        finally:
+            b.close()
+
+
+def test_position_view(page, shots, capsys):  # noqa: F811
+    from heuri.cli import main
+
+    page.click("#rack")
+    page.keyboard.type("AEIRS")
+    page.click('#palette button[data-tile="[CH]"]')
+    page.keyboard.type("?")  # the rack keeps the focus: the palette adds to it
+    assert page.input_value("#rack") == "AEIRS[CH]?"
+    page.click("#rank")
+    page.wait_for_selector("#moves tbody tr")
+    cgp = page.input_value("#cgp")
+    capsys.readouterr()
+    assert main(["best", "--lang", "es", "--cgp", cgp, "--json", "--top", "1"]) == 0
+    top = json.loads(capsys.readouterr().out.splitlines()[0])
+    first = page.locator("#moves tbody tr").first
+    assert first.locator("td.mv").first.inner_text() == top["move"] == "8D [CH]IScARE"
+    assert first.locator("td").nth(2).inner_text() == str(top["j"]) == "80"
+    first.click()
+    page.wait_for_selector("#preview:not([hidden])")
+    assert page.locator("#pos-board g.tile.played").count() == 7
+    page.check("#lanes")  # the overlay: lanes drawn on the preview's empty squares
+    page.click("#apply")
+    page.wait_for_function("document.querySelector('#cgp').value.includes('3[CH]IScARE5')")
+    assert page.locator("#pos-board g.tile").count() == 7 and page.input_value("#rack") == ""
+    assert page.locator("#pos-board rect.lane").count() > 20
+    # edit the board: a click on 9H, a letter, then the same square cleared
+    page.click('#pos-board rect.sq[data-sq="9H"]')
+    page.keyboard.press("s")
+    page.wait_for_function("document.querySelector('#cgp').value.split('/')[8] === '7S7'")
+    page.keyboard.press("Backspace")
+    page.wait_for_function("document.querySelector('#cgp').value.split('/')[8] === '15'")
+    page.fill("#rack", "DEJOQUS")
+    page.click("#rank")
+    page.wait_for_function("(document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E4 QUEJ.DOS'")
+    page.locator("#moves tbody tr").first.click()
+    page.wait_for_selector("#preview:not([hidden])")
+    shot = shots / "serve-position.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    # an unknown tile is refused in plain words
+    page.fill("#rack", "AEIW")
+    page.click("#rank")
+    page.wait_for_function("document.querySelector('#pos-error').textContent.includes('is not a tile')")
+    assert page.errors == []
+
+
+def test_game_view(page, shots):  # noqa: F811
+    cases = require_cases()
+    page.click('#tabs button[data-view="game"]')
+    page.set_input_files("#gcg-file", str(cases / "es" / "001.gcg"))  # an upload: read in the page, sent as text
+    page.wait_for_selector("#turns tbody tr")
+    n = page.locator("#turns tbody tr").count()
+    assert n == 23  # es/001: 23 turns (MANIFEST.tsv)
+    assert page.inner_text("#turn-no") == f"turn 1 of {n}"
+    page.locator("#game-board").click()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.inner_text("#turn-no") == f"turn 4 of {n}"
+    assert "6G .UE[LL]O" in page.inner_text("#turn-info")
+    assert page.locator("#game-board g.tile.played").count() == 4  # U E [LL] O around the board's G
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#turn-no") == f"turn 3 of {n}"
+    shot = shots / "serve-game.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    assert page.errors == []
+
+
+def test_play_view_five_turns(page, shots, server):  # noqa: F811
+    page.click('#tabs button[data-view="play"]')
+    page.fill("#play-seed", "7")
+    page.click("#play-new")
+    page.wait_for_function("document.querySelector('#play-status').textContent === 'your turn'")
+    # a word outside the word list is refused with the reason
+    page.fill("#play-move", "8G ZZZ")
+    page.press("#play-move", "Enter")
+    page.wait_for_function("document.querySelector('#play-error').textContent !== ''")
+    assert page.locator("#play-history tbody tr").count() == 0
+    for k in range(5):
+        cgp = page.evaluate("S.play.cgp")
+        best = page.request.post(server + "/api/best", data={"lang": "es", "cgp": cgp, "top": 1}).json()["rows"][0]
+        page.fill("#play-move", best["move"])
+        page.press("#play-move", "Enter")
+        page.wait_for_function(f"document.querySelectorAll('#play-history tbody tr').length === {2 * (k + 1)}")
+        assert page.inner_text("#play-error") == ""
+    rows = page.locator("#play-history tbody tr")
+    assert rows.count() == 10
+    you = int(page.locator(".score").first.locator("b").inner_text())
+    assert you == page.evaluate("S.play.history.filter(h => h.nick === 'you').reduce((a, h) => a + h.score, 0)") > 0
+    bag = int(page.evaluate("S.play.bag"))
+    assert bag == 100 - 14 - sum(int(x) for x in page.evaluate("S.play.history.map(h => h.move.startsWith('-') ? 0 : "
+                                                               "h.move.split(' ')[1].replace(/\\./g, '')"
+                                                               ".replace(/\\[[^\\]]*\\]/g, 'x').length)"))
+    shot = shots / "serve-play.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    assert page.errors == []
