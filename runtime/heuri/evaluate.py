@@ -427,14 +427,22 @@ class Heuri3(Evaluator):
         li = _leave_codes(rack, lv)
         e = e_tab[li]
         p = p_tab[li]
+        cost = self._leave_cost(rack, U, bag_size, li)  # None, or (n,) points subtracted from v
+        base = {} if cost is None else {"d": cost}
         if self.top == 0 and not self.exact:
             # nothing to re-value: every move by δ of the current board (the re-valued
             # moves' ranking below would put the exchanges and the pass above every placement)
             self.last_revalued = 0
-            return e, p, {}
+            return e, p, base
         N = int(U.sum())
         R = spec.rack_size
         rows_k = key_rows(self.pack)
+        opp_w = float(self.opponent)
+        opp_on = opp_w > 0 and N >= R
+        if opp_on:  # the opponent's rack: R tiles of U, p(s | ∅) (Heuri4, opponent term)
+            no_leave = np.zeros(spec.n_kinds, np.int64)
+            every_key = bd.ix.holding(no_leave)
+            c_opp = comb(N, R)
 
         def refine(order, e, p, v):
             v0 = v
@@ -447,6 +455,11 @@ class Heuri3(Evaluator):
             if self.prune and len(chosen) > 1:
                 _, e_up, _ = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
                 ub = moves["score"].astype(np.float64) + e_up[li]
+                if cost is not None:
+                    ub = ub - cost
+                if opp_on:  # closing lanes gains at most the opponent's whole expectation
+                    _, e_o, _ = leave_table(self.pack, no_leave, U, bd.delta, self._val, N)
+                    ub = ub + opp_w * float(e_o[0])
                 chosen = chosen[np.argsort(-ub[chosen], kind="stable")]
                 bound = ub
                 fixed = v[moves["kind"] != 0]
@@ -457,20 +470,29 @@ class Heuri3(Evaluator):
                 self.last_revalued += 1
                 rev[i] = True
                 t = R - int(lv[i].sum())
-                if t > bag_size or t > N or t < 0:
+                draws = not (t > bag_size or t > N or t < 0)
+                if not draws and not opp_on:
                     return
                 rows, cols, tiles = _new_squares(moves[i])
                 after = bd.bits_after(rows, cols, tiles)
-                code = int(li[i])
-                if code not in holding:  # one bitset per distinct leave
-                    holding[code] = bd.ix.holding(lv[i])
-                de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
-                                     lv[i].astype(np.int64), t, BINOM)
-                if de or dp:
-                    c = comb(N, t)
-                    e[i] = max(e[i] + de / c, 0.0)
-                    p[i] = max(p[i] + dp / c, 0.0)
-                    v[i] = moves["score"][i] + e[i]
+                de = dp = 0.0
+                if draws:
+                    code = int(li[i])
+                    if code not in holding:  # one bitset per distinct leave
+                        holding[code] = bd.ix.holding(lv[i])
+                    de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
+                                         lv[i].astype(np.int64), t, BINOM)
+                d_opp = 0.0
+                if opp_on:  # the change of the opponent's bingo expectation
+                    d_opp, _ = _delta_sums(bd.delta_bits, after, every_key, rows_k, self._val, U,
+                                           no_leave, R, BINOM)
+                    d_opp = opp_w * d_opp / c_opp
+                if de or dp or d_opp:
+                    if de or dp:
+                        c = comb(N, t)
+                        e[i] = max(e[i] + de / c, 0.0)
+                        p[i] = max(p[i] + dp / c, 0.0)
+                    v[i] = moves["score"][i] + e[i] - d_opp - (0.0 if cost is None else cost[i])
 
             for i in chosen:
                 if bound is not None:
@@ -493,10 +515,78 @@ class Heuri3(Evaluator):
             final = order[np.lexsort((np.arange(len(order)), -v[order]))]
             return final.astype(np.int64), e, p, v, rev
 
-        return e, p, {"refine": refine}
+        return e, p, {**base, "refine": refine}
+
+    #: weight of the opponent's bingo term (0 in Heuri_3; see :class:`Heuri4`)
+    opponent = 0.0
+
+    def _leave_cost(self, rack, U, bag_size, li):
+        """Points subtracted from each candidate's v for its leave, (n,) float64, or None
+        (Heuri_3: none; see :class:`Heuri4`)."""
+        return None
 
 
-EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3}
+class Heuri4(Heuri3):
+    """Heuri_3 plus two board- and pool-aware terms (issue 10), both computed every turn
+    from probabilities on the real board and the unseen pool (nothing learned):
+
+        v = j + e − c(L) − w_opp·Δe_opp
+
+    - ``c(L)``: the expected playability cost of the next rack, L plus a hypergeometric
+      draw from U (vowel/consonant balance, duplicates, a Q without a U):
+      :func:`heuri.leave_quality.next_rack_cost` with ``weights``
+      (:class:`heuri.leave_quality.LeaveWeights`); ``leave=False`` turns it off.
+    - ``Δe_opp``: the change, from the board before the move to the board after it, of the
+      opponent's bingo expectation Σ_s δ(s)·p(s | ∅)·(50 + kσ(s)), their rack drawn from U
+      (R tiles; the same keys and δ as our e); computed for the placements re-valued with δ
+      of the board after the move (exchanges and the pass do not change the board);
+      ``opponent`` is its weight w_opp (1.0; 0 turns it off).
+
+    Other options as :class:`Heuri3`."""
+
+    name = "heuri4"
+
+    def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
+                 opponent: float = 1.0, leave: bool = True, weights=None):
+        from .leave_quality import DEFAULT_WEIGHTS, RackKinds
+
+        super().__init__(pack, k, top, exact, prune)
+        if opponent < 0:
+            raise EvaluatorError(f"heuri4: opponent must be >= 0, got {opponent}")
+        self.opponent = float(opponent)
+        self.leave = bool(leave)
+        self.weights = DEFAULT_WEIGHTS if weights is None else weights
+        self._kinds = RackKinds(self.spec)
+
+    def _leave_cost(self, rack, U, bag_size, li):
+        if not self.leave:
+            return None
+        from .leave_quality import next_rack_cost
+        from .probability import sub_multisets
+
+        return next_rack_cost(self._kinds, sub_multisets(rack), U, bag_size, self.weights)[li]
+
+
+class Heuri4Leave(Heuri4):
+    """:class:`Heuri4` with the leave term only (``opponent=0``)."""
+
+    name = "heuri4-leave"
+
+    def __init__(self, pack, opponent: float = 0.0, **options):
+        super().__init__(pack, opponent=opponent, **options)
+
+
+class Heuri4Opp(Heuri4):
+    """:class:`Heuri4` with the opponent term only (``leave=False``)."""
+
+    name = "heuri4-opp"
+
+    def __init__(self, pack, leave: bool = False, **options):
+        super().__init__(pack, leave=leave, **options)
+
+
+EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
+              "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp}
 
 
 def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
