@@ -103,7 +103,7 @@ def test_bad_leaves_cost_more_than_good_ones_in_a_real_bag(pack_en):
 
 def test_heuri4_without_its_terms_is_heuri3(pack_en):
     h3 = make_evaluator(pack_en, "heuri3")
-    h4 = make_evaluator(pack_en, "heuri4", opponent=0.0, leave=False)
+    h4 = make_evaluator(pack_en, "heuri4", opponent=0.0, leave=False, offset=0.0)
     for seed in (4, 5):
         b, bl, rack = midgame(pack_en, seed)
         r3 = h3.rank_arrays(b, bl, rack)
@@ -118,7 +118,7 @@ def test_heuri4_values_are_the_definition(pack_en):
     empty leave's e in leave_table, bag size |U|); v = j + e − c(L) for exchanges."""
     spec = pack_en.spec
     b, bl, rack = midgame(pack_en, 6)
-    ev = make_evaluator(pack_en, "heuri4", prune=False)
+    ev = make_evaluator(pack_en, "heuri4", prune=False, offset=0.0)
     r = ev.rank_arrays(b, bl, rack)
     U = augmented_bag(spec, b, bl, rack)
     bag = int(U.sum()) - 7
@@ -158,10 +158,33 @@ def test_heuri4_pruning_chooses_as_the_full_scan(pack_en):
 
 
 def test_heuri4_names_and_options(pack_en):
-    for name in ("heuri4", "heuri4-leave", "heuri4-opp"):
+    for name in ("heuri4", "heuri4-leave", "heuri4-opp", "heuri4-offset"):
         assert ENGINES[name] == (name, True)
         assert make_player(name, pack_en).name == name
     assert make_evaluator(pack_en, "heuri4-leave").opponent == 0.0
     assert make_evaluator(pack_en, "heuri4-opp").leave is False
+    assert make_evaluator(pack_en, "heuri4-offset").bingo_offset == 27.0
+    with pytest.raises(EvaluatorError, match="offset must be >= 0"):
+        make_evaluator(pack_en, "heuri4", offset=-1)
     with pytest.raises(EvaluatorError, match="opponent must be >= 0"):
         make_evaluator(pack_en, "heuri4", opponent=-1)
+
+
+def test_heuri4_offset_lowers_every_bingo_value_by_the_non_bingo_score(pack_en):
+    """e with the offset = Σ δ(s)·p(s | L)·max(0, 50 + 2.5σ(s) − 27): heuri4-offset's e of
+    every exchange (the board unchanged, so δ of the current board is exact) against
+    leave_table with those values."""
+    spec = pack_en.spec
+    b, bl, rack = midgame(pack_en, 10)
+    ev = make_evaluator(pack_en, "heuri4-offset")
+    r = ev.rank_arrays(b, bl, rack)
+    U = augmented_bag(spec, b, bl, rack)
+    nb = min(int(rack[spec.blank] + U[spec.blank]), 7)
+    d = BoardDelta(pack_en, b, max_blanks=nb).delta
+    val = np.maximum(50 + 2.5 * np.asarray(pack_en.keys.sigma, np.float64) - 27.0, 0.0)
+    leaves, e_tab, _ = leave_table(pack_en, rack, U, d, val, int(U.sum()) - 7)
+    ex = np.flatnonzero(r.moves["kind"] == 1)
+    assert len(ex) > 10
+    for i in ex:
+        row = int(np.flatnonzero((leaves == r.leaves[i]).all(axis=1))[0])
+        assert r.e[i] == pytest.approx(e_tab[row], rel=1e-12, abs=1e-12)
