@@ -485,8 +485,15 @@ class Heuri3(Evaluator):
         self.last_delta = bd
         _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
         li = _leave_codes(rack, lv)
-        e = e_tab[li]
-        p = p_tab[li]
+        e = e_d = e_tab[li]
+        p = p_d = p_tab[li]
+        q = float(self.lanes)
+        e_all_tab = None
+        if q > 0:  # Heuri4's lanes: a key that cannot land now may land next turn
+            _, e_all_tab, p_all_tab = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
+            e_all, p_all = e_all_tab[li], p_all_tab[li]
+            e = (1 - q) * e_d + q * e_all
+            p = (1 - q) * p_d + q * p_all
         cost = self._leave_cost(rack, U, bag_size, li)  # None, or (n,) points subtracted from v
         base = {} if cost is None else {"d": cost}
         if self.top == 0 and not self.exact:
@@ -506,13 +513,15 @@ class Heuri3(Evaluator):
         def refine(order, e, p, v):
             v0 = v
             e = e.copy(); p = p.copy(); v = v.copy()
+            ed = e_d.copy(); pd = p_d.copy()  # by δ alone (= e, p unless lanes > 0)
             holding = {}  # leave code → bitset of the keys holding that leave
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
             placements = order[moves["kind"][order] == 0]
             chosen = placements if self.exact else placements[: self.top]
             bound = None
             if self.prune and len(chosen) > 1:
-                _, e_up, _ = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
+                e_up = e_all_tab if e_all_tab is not None else leave_table(
+                    self.pack, rack, U, self._all, self._val, bag_size)[1]
                 ub = moves["score"].astype(np.float64) + e_up[li]
                 if cost is not None:
                     ub = ub - cost
@@ -553,8 +562,10 @@ class Heuri3(Evaluator):
                 if de or dp or d_opp:
                     if de or dp:
                         c = comb(N, t)
-                        e[i] = max(e[i] + de / c, 0.0)
-                        p[i] = max(p[i] + dp / c, 0.0)
+                        ed[i] = max(ed[i] + de / c, 0.0)
+                        pd[i] = max(pd[i] + dp / c, 0.0)
+                        e[i] = ed[i] if q == 0 else (1 - q) * ed[i] + q * e_all[i]
+                        p[i] = pd[i] if q == 0 else (1 - q) * pd[i] + q * p_all[i]
                     v[i] = moves["score"][i] + e[i] - d_opp - (0.0 if cost is None else cost[i])
 
             for i in chosen:
@@ -582,6 +593,8 @@ class Heuri3(Evaluator):
 
     #: weight of the opponent's bingo term (0 in Heuri_3; see :class:`Heuri4`)
     opponent = 0.0
+    #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
+    lanes = 0.0
 
     def _leave_cost(self, rack, U, bag_size, li):
         """Points subtracted from each candidate's v for its leave, (n,) float64, or None
@@ -618,12 +631,18 @@ class Heuri4(Heuri3):
       scored 0). Default: :data:`NON_BINGO_SCORE` of the language (the mean non-bingo
       score in real games; 0 for a language without a figure).
 
+    - ``lanes`` q (0 by default): e = (1 − q)·e(L | δ after the move) + q·e(L | every key
+      lands), the same blend for p: the opponent's reply opens lanes as well as it closes
+      them, so a key that cannot land right after our move may land on our next turn
+      (Heuri_3 is q = 0; q = 1 values every septet and reduced octet as landing).
+
     Other options as :class:`Heuri3`."""
 
     name = "heuri4"
 
     def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
-                 opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None):
+                 opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None,
+                 lanes: float = 0.0):
         from .leave_quality import DEFAULT_WEIGHTS, RackKinds
 
         if offset is None:
@@ -631,6 +650,9 @@ class Heuri4(Heuri3):
         if offset < 0:
             raise EvaluatorError(f"heuri4: offset must be >= 0, got {offset}")
         self.bingo_offset = float(offset)
+        if not 0 <= lanes <= 1:
+            raise EvaluatorError(f"heuri4: lanes must be in [0, 1], got {lanes}")
+        self.lanes = float(lanes)
         super().__init__(pack, k, top, exact, prune)
         if opponent < 0:
             raise EvaluatorError(f"heuri4: opponent must be >= 0, got {opponent}")
