@@ -158,12 +158,14 @@ def test_heuri4_pruning_chooses_as_the_full_scan(pack_en):
 
 
 def test_heuri4_names_and_options(pack_en):
-    for name in ("heuri4", "heuri4-leave", "heuri4-opp", "heuri4-offset"):
+    for name in ("heuri4", "heuri4-leave", "heuri4-opp", "heuri4-offset", "heuri4-lanes"):
         assert ENGINES[name] == (name, True)
         assert make_player(name, pack_en).name == name
     assert make_evaluator(pack_en, "heuri4-leave").opponent == 0.0
     assert make_evaluator(pack_en, "heuri4-opp").leave is False
     assert make_evaluator(pack_en, "heuri4-offset").bingo_offset == 27.0
+    with pytest.raises(EvaluatorError, match=r"lanes must be in \[0, 1\]"):
+        make_evaluator(pack_en, "heuri4", lanes=2)
     with pytest.raises(EvaluatorError, match="offset must be >= 0"):
         make_evaluator(pack_en, "heuri4", offset=-1)
     with pytest.raises(EvaluatorError, match="opponent must be >= 0"):
@@ -188,3 +190,23 @@ def test_heuri4_offset_lowers_every_bingo_value_by_the_non_bingo_score(pack_en):
     for i in ex:
         row = int(np.flatnonzero((leaves == r.leaves[i]).all(axis=1))[0])
         assert r.e[i] == pytest.approx(e_tab[row], rel=1e-12, abs=1e-12)
+
+
+def test_heuri4_lanes_blends_delta_with_every_key_landing(pack_en):
+    """heuri4-lanes (q = 0.5): for an exchange (the board unchanged) e = ½·e(L | δ) +
+    ½·e(L | every key), both from leave_table."""
+    spec = pack_en.spec
+    b, bl, rack = midgame(pack_en, 11)
+    r = make_evaluator(pack_en, "heuri4-lanes").rank_arrays(b, bl, rack)
+    U = augmented_bag(spec, b, bl, rack)
+    nb = min(int(rack[spec.blank] + U[spec.blank]), 7)
+    d = BoardDelta(pack_en, b, max_blanks=nb).delta
+    val = 50 + 2.5 * np.asarray(pack_en.keys.sigma, np.float64)
+    bag = int(U.sum()) - 7
+    leaves, e_d, _ = leave_table(pack_en, rack, U, d, val, bag)
+    _, e_all, _ = leave_table(pack_en, rack, U, np.ones(len(d), bool), val, bag)
+    ex = np.flatnonzero(r.moves["kind"] == 1)
+    assert len(ex) > 10
+    for i in ex:
+        row = int(np.flatnonzero((leaves == r.leaves[i]).all(axis=1))[0])
+        assert r.e[i] == pytest.approx(0.5 * e_d[row] + 0.5 * e_all[row], rel=1e-12)

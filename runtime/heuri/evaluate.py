@@ -697,9 +697,20 @@ class Heuri4Offset(Heuri4):
         super().__init__(pack, leave=leave, opponent=opponent, **options)
 
 
+class Heuri4Lanes(Heuri4):
+    """:class:`Heuri4` with the lanes blend only (``lanes=0.5``; ``leave=False``,
+    ``opponent=0``, ``offset=0``)."""
+
+    name = "heuri4-lanes"
+
+    def __init__(self, pack, lanes: float = 0.5, leave: bool = False, opponent: float = 0.0,
+                 offset: float = 0.0, **options):
+        super().__init__(pack, lanes=lanes, leave=leave, opponent=opponent, offset=offset, **options)
+
+
 EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
               "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp,
-              "heuri4-offset": Heuri4Offset}
+              "heuri4-offset": Heuri4Offset, "heuri4-lanes": Heuri4Lanes}
 
 
 def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
