@@ -670,7 +670,7 @@ class HeuriBackend(Backend):
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
-        self.engine = "heuri3"
+        self.engine = "heuri4"
         self.best_n = DEFAULT_BEST_N
         self.k = DEFAULT_K
         self.candidates = 10
