@@ -99,23 +99,22 @@ def balance_cost(kinds: RackKinds, leaves: np.ndarray, U: np.ndarray, d: np.ndar
     uv = int(U[kinds.vowel].sum())
     ub = int(U[kinds.blank])
     uc = N - uv - ub
-    lv = leaves[:, kinds.vowel].sum(axis=1)
-    lb = leaves[:, kinds.blank]
-    n = leaves.sum(axis=1) + d
-    out = np.zeros(len(leaves))
+    lv = leaves[:, kinds.vowel].sum(axis=1)[:, None, None]
+    lb = leaves[:, kinds.blank][:, None, None]
+    dd = d[:, None, None]
+    n = leaves.sum(axis=1)[:, None, None] + dd
     D = int(d.max(initial=0))
-    for dv in range(D + 1):
-        for db in range(D + 1 - dv):
-            dc = d - dv - db
-            ok = dc >= 0
-            p = np.where(ok, BC[uv, dv] * BC[ub, db] * BC[uc, np.clip(dc, 0, None)] / BC[N, d], 0.0)
-            v = lv + dv
-            b = lb + db
-            # the blanks go to whichever side is short: the vowel count can be v .. v + b
-            ideal = kinds.share * n
-            dev = np.maximum(0.0, np.maximum(v - ideal, ideal - (v + b)))
-            out += p * w.balance * np.maximum(0.0, dev - w.slack)
-    return out
+    dv = np.arange(D + 1)[None, :, None]  # vowels drawn
+    db = np.arange(D + 1)[None, None, :]  # blanks drawn
+    dc = dd - dv - db  # consonants drawn
+    ok = dc >= 0
+    p = np.where(ok, BC[uv, dv] * BC[ub, db] * BC[uc, np.clip(dc, 0, None)] / BC[N, dd], 0.0)
+    v = lv + dv
+    b = lb + db
+    # the blanks go to whichever side is short: the vowel count can be v .. v + b
+    ideal = kinds.share * n
+    dev = np.maximum(0.0, np.maximum(v - ideal, ideal - (v + b)))
+    return (p * w.balance * np.maximum(0.0, dev - w.slack)).sum(axis=(1, 2))
 
 
 def duplicate_cost(kinds: RackKinds, leaves: np.ndarray, U: np.ndarray, d: np.ndarray,
@@ -128,15 +127,12 @@ def duplicate_cost(kinds: RackKinds, leaves: np.ndarray, U: np.ndarray, d: np.nd
     Ux = U[letters].astype(np.int64)  # (K',)
     Lx = leaves[:, letters]  # (m, K')
     D = int(d.max(initial=0))
-    out = np.zeros(len(leaves))
-    for k in range(D + 1):
-        rest = (d - k)[:, None]
-        ok = rest >= 0
-        p = np.where(ok, BC[Ux[None, :], k] * BC[(N - Ux)[None, :], np.clip(rest, 0, None)]
-                     / BC[N, d][:, None], 0.0)
-        c = Lx + k
-        out += (p * (c * (c - 1) / 2.0)).sum(axis=1)
-    return w.duplicate * out
+    k = np.arange(D + 1)[None, :, None]  # tiles of the kind drawn
+    rest = d[:, None, None] - k
+    p = np.where(rest >= 0, BC[Ux[None, None, :], k] * BC[(N - Ux)[None, None, :], np.clip(rest, 0, None)]
+                 / BC[N, d][:, None, None], 0.0)
+    c = Lx[:, None, :] + k
+    return w.duplicate * (p * (c * (c - 1) / 2.0)).sum(axis=(1, 2))
 
 
 def q_cost(kinds: RackKinds, leaves: np.ndarray, U: np.ndarray, d: np.ndarray,
