@@ -22,7 +22,9 @@ thread):
   cannot beat the best re-valued v; the chosen move is the one re-valuing all of them would
   choose), and how often its chosen move differs from the N = 20 choice;
 - ``heuri3 exact, all``: δ after literally every placement (``prune=False``), on the first
-  ``--full`` positions, checked to choose the same move as the pruned exact mode.
+  ``--full`` positions, checked to choose the same move as the pruned exact mode;
+- each evaluator of ``--also`` (default ``heuri4``: heuri3 + the next rack's handicap cost +
+  the opponent's bingo term, issue 10): a full decision.
 
 Prints the median, 90th percentile and maximum of each, per language, in wall-clock
 milliseconds and in CPU milliseconds of this process (``time.process_time``: on a shared
@@ -128,6 +130,8 @@ def main(argv=None) -> None:
     ap.add_argument("--full", type=int, default=100,
                     help="positions also decided re-valuing every placement (slow)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--also", nargs="*", default=["heuri4"], metavar="EVALUATOR",
+                    help="more evaluators to time a full decision of (default heuri4)")
     a = ap.parse_args(argv)
     for lang in a.langs:
         pack = heuri.load_pack(lang)
@@ -145,6 +149,10 @@ def main(argv=None) -> None:
         ev.rank_arrays(L, B, rack, U, bag)
         evx.rank_arrays(L, B, rack, U, bag)
         evf.rank_arrays(L, B, rack, U, bag)
+        also = {name: make_evaluator(pack, name) for name in a.also}
+        for e in also.values():
+            e.rank_arrays(L, B, rack, U, bag)
+        t_also = {name: [] for name in also}
         t_d, t_dl, t_e, t_h3, t_x, t_f, n_cand, n_rev = [], [], [], [], [], [], [], []
         t_b = []
         diff = mismatch = 0
@@ -173,6 +181,9 @@ def main(argv=None) -> None:
             with clock(t_x):
                 rx = evx.rank_arrays(L, B, rack, U, bag)
             n_rev.append(evx.last_revalued)
+            for name, e in also.items():
+                with clock(t_also[name]):
+                    e.rank_arrays(L, B, rack, U, bag)
             diff += not same_move(r.moves[0], rx.moves[0])
             if i < a.full:
                 with clock(t_f):
@@ -185,6 +196,8 @@ def main(argv=None) -> None:
         print(f"  delta after        {stats(t_dl)}")
         print(f"  e table            {stats(t_e)}")
         print(f"  heuri3 (N=20)      {stats(t_h3)}")
+        for name, ts in t_also.items():
+            print(f"  {name + ' (N=20)':18s} {stats(ts)}")
         print(f"  heuri3 exact       {stats(t_x)}")
         print(f"    placements re-valued in exact mode: median {np.median(n_rev):.0f}, p90 {np.percentile(n_rev, 90):.0f}")
         print(f"    chosen move differs N=20 vs exact: {diff} of {len(pos)} ({100 * diff / len(pos):.1f} %)")

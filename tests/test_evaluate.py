@@ -224,7 +224,8 @@ def test_cli_best_json(pack_es, capsys):
 
     from shared_cases import require_cases
 
-    rc = main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3"])
+    rc = main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3",
+               "--engine", "heuri3"])
     assert rc == 0
     lines = capsys.readouterr().out.strip().splitlines()
     rows = [json.loads(x) for x in lines]

@@ -82,7 +82,7 @@ def test_heuri3_against_itself_over_siu_plays_the_in_process_games(tmp_path, pac
     column for column, the match heuri3 vs heuri3 gives in process with the same seed."""
     siu = "siu:heuri siu --lang es"
     res = run_match("es", "heuri3", siu, 2, seed=3, out=tmp_path / "siu", progress=False,
-                    engines={"p2": {"movetime_ms": 60000}})
+                    engines={"p2": {"movetime_ms": 60000, "options": {"Engine": "heuri3"}}})
     ref = run_match("es", "heuri3", "heuri3", 2, seed=3, out=tmp_path / "ref", progress=False)
     assert res.played == 2
     assert _rows(res) == _rows(ref)
@@ -98,7 +98,7 @@ def test_heuri3_against_itself_over_siu_plays_the_in_process_games(tmp_path, pac
             "#player1 siu_heuri_siu_--lang_es siu:heuri siu --lang es" in a
     assert (tmp_path / "siu" / "engines" / "p2.stderr").is_file()
     meta = json.loads((tmp_path / "siu" / "match.json").read_text())
-    assert meta["engines"] == {"p2": {"options": {}, "movetime_ms": 60000}}
+    assert meta["engines"] == {"p2": {"options": {"Engine": "heuri3"}, "movetime_ms": 60000}}
     assert "engines" not in json.loads((tmp_path / "ref" / "match.json").read_text())
     # the records replay (`heuri replay` checks every score and total)
     from heuri.cli import main

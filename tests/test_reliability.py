@@ -196,7 +196,8 @@ def test_heuri3_ranking_is_ordered_by_v_and_starts_with_the_choice(pack_es):
 
 
 def test_cli_best_rows_follow_v(capsys):
-    assert main(["best", "--gcg", "tests/data/es_pass_with_bingo.gcg", "--turn", "12", "--top", "200", "--json"]) == 0
+    assert main(["best", "--gcg", "tests/data/es_pass_with_bingo.gcg", "--turn", "12", "--top", "200", "--json",
+                 "--engine", "heuri3"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(rows) == 200 and rows[0]["move"] == "10H TU[LL].D"
     v = [r["v"] for r in rows]

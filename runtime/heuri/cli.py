@@ -305,7 +305,7 @@ def cmd_best(args) -> int:
     opts = {}
     if args.engine != "greedy" and args.k is not None:
         opts["k"] = args.k
-    if args.engine == "heuri3":
+    if args.engine in ("heuri3", "heuri4"):
         if args.top_n is not None:
             opts["top"] = args.top_n
         if args.exact:
@@ -758,7 +758,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
     p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
-    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3"), default="heuri3")
+    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4"), default="heuri4")
     p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
     p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")

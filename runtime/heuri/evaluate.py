@@ -137,6 +137,57 @@ def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
     return de, dp
 
 
+@njit(cache=True)
+def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours):
+    """:func:`_delta_sums` and, in the same pass, the opponent's Σ (δ' − δ)·val·p(s | ∅)
+    (unnormalised: the caller divides by C(N, R)) over every key whose δ changes, the
+    opponent's rack being R tiles of U. ``ours``: False skips our sums (the bag cannot fill
+    our rack). Returns (de, dp, de_opp)."""
+    de = 0.0
+    dp = 0.0
+    do = 0.0
+    R = rows.shape[1]
+    one = np.uint64(1)
+    for i in range(before.shape[0]):
+        v = before[i] ^ after[i]
+        hv = holding[i]
+        while v:
+            b = trailing_zeros(v)
+            bit = one << np.uint64(b)
+            v &= v - one
+            k = i * 64 + b
+            mine = ours and (hv & bit) != 0
+            a = 1.0  # ours: Π C(U_x, s_x − L_x)
+            o = 1.0  # the opponent's: Π C(U_x, s_x)
+            drawn = 0
+            j = 0
+            while j < R:
+                x = rows[k, j]
+                c = 1
+                while j + c < R and rows[k, j + c] == x:
+                    c += 1
+                j += c
+                if c > U[x]:
+                    o = 0.0
+                else:
+                    o *= binom[U[x], c]
+                if mine:
+                    d = c - leave[x]
+                    if d < 0 or d > U[x]:
+                        mine = False
+                    elif d > 0:
+                        a *= binom[U[x], d]
+                        drawn += d
+                if o == 0.0 and not mine:
+                    break
+            sgn = 1.0 if after[i] & bit else -1.0
+            do += sgn * o * val[k]
+            if mine and drawn == t:
+                de += sgn * a * val[k]
+                dp += sgn * a
+    return de, dp, do
+
+
 def _leave_codes(rack: np.ndarray, leaves: np.ndarray) -> np.ndarray:
     """Row of each leave in probability.sub_multisets(rack) (mixed radix)."""
     idx = np.zeros(len(leaves), np.int64)
@@ -247,7 +298,7 @@ class Evaluator:
         self.spec = pack.spec
         self.k = float(k)
         self._sigma = np.asarray(pack.keys.sigma)
-        self._val_pack = self._val = bingo_value(self._sigma, self.k, self.spec.bingo_bonus)
+        self._val_pack = self._val = self._bingo_values(self.spec.bingo_bonus)
         self._bonus = float(self.spec.bingo_bonus)
 
     def _use_rules(self, rules) -> None:
@@ -257,7 +308,16 @@ class Evaluator:
         if bonus != self._bonus:
             self._bonus = bonus
             self._val = (self._val_pack if bonus == self.spec.bingo_bonus
-                         else bingo_value(self._sigma, self.k, bonus))
+                         else self._bingo_values(bonus))
+
+    #: points subtracted from every bingo's value (0: the paper's 50 + kσ; see :class:`Heuri4`)
+    bingo_offset = 0.0
+
+    def _bingo_values(self, bonus: float) -> np.ndarray:
+        """(n_keys,) float64 points: 50 + kσ(s) with the bonus, less :attr:`bingo_offset`
+        (never below 0)."""
+        val = bingo_value(self._sigma, self.k, bonus)
+        return np.maximum(val - self.bingo_offset, 0.0) if self.bingo_offset else val
 
     # entry points ---------------------------------------------------------------------
     def rank(self, position, moves: np.ndarray | None = None) -> Ranking:
@@ -425,28 +485,53 @@ class Heuri3(Evaluator):
         self.last_delta = bd
         _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
         li = _leave_codes(rack, lv)
-        e = e_tab[li]
-        p = p_tab[li]
+        e = e_d = e_tab[li]
+        p = p_d = p_tab[li]
+        q = float(self.lanes)
+        e_all_tab = None
+        if q > 0:  # Heuri4's lanes: a key that cannot land now may land next turn
+            _, e_all_tab, p_all_tab = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
+            e_all, p_all = e_all_tab[li], p_all_tab[li]
+            e = (1 - q) * e_d + q * e_all
+            p = (1 - q) * p_d + q * p_all
+        cost = self._leave_cost(rack, U, bag_size, li)  # None, or (n,) points subtracted from v
+        base = {} if cost is None else {"d": cost}
         if self.top == 0 and not self.exact:
             # nothing to re-value: every move by δ of the current board (the re-valued
             # moves' ranking below would put the exchanges and the pass above every placement)
             self.last_revalued = 0
-            return e, p, {}
+            return e, p, base
         N = int(U.sum())
         R = spec.rack_size
         rows_k = key_rows(self.pack)
+        opp_w = float(self.opponent)
+        opp_on = opp_w > 0 and N >= R
+        if opp_on:  # the opponent's rack: R tiles of U, p(s | ∅) (Heuri4, opponent term)
+            no_leave = np.zeros(spec.n_kinds, np.int64)
+            c_opp = comb(N, R)
 
         def refine(order, e, p, v):
             v0 = v
             e = e.copy(); p = p.copy(); v = v.copy()
+            ed = e_d.copy(); pd = p_d.copy()  # by δ alone (= e, p unless lanes > 0)
             holding = {}  # leave code → bitset of the keys holding that leave
             rev = moves["kind"] != 0  # exchanges, pass: the board does not change, δ is exact
             placements = order[moves["kind"][order] == 0]
             chosen = placements if self.exact else placements[: self.top]
             bound = None
             if self.prune and len(chosen) > 1:
-                _, e_up, _ = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
+                e_up = e_all_tab if e_all_tab is not None else leave_table(
+                    self.pack, rack, U, self._all, self._val, bag_size)[1]
                 ub = moves["score"].astype(np.float64) + e_up[li]
+                if cost is not None:
+                    ub = ub - cost
+                if opp_on:  # closing lanes gains at most the opponent's whole expectation,
+                    # which is our empty leave's e when the bag can fill our rack (the same draw)
+                    if bag_size >= R:
+                        e_o = float(e_tab[0])
+                    else:
+                        e_o = float(leave_table(self.pack, no_leave, U, bd.delta, self._val, N)[1][0])
+                    ub = ub + opp_w * e_o
                 chosen = chosen[np.argsort(-ub[chosen], kind="stable")]
                 bound = ub
                 fixed = v[moves["kind"] != 0]
@@ -457,20 +542,31 @@ class Heuri3(Evaluator):
                 self.last_revalued += 1
                 rev[i] = True
                 t = R - int(lv[i].sum())
-                if t > bag_size or t > N or t < 0:
+                draws = not (t > bag_size or t > N or t < 0)
+                if not draws and not opp_on:
                     return
                 rows, cols, tiles = _new_squares(moves[i])
                 after = bd.bits_after(rows, cols, tiles)
+                de = dp = d_opp = 0.0
                 code = int(li[i])
                 if code not in holding:  # one bitset per distinct leave
                     holding[code] = bd.ix.holding(lv[i])
-                de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
-                                     lv[i].astype(np.int64), t, BINOM)
-                if de or dp:
-                    c = comb(N, t)
-                    e[i] = max(e[i] + de / c, 0.0)
-                    p[i] = max(p[i] + dp / c, 0.0)
-                    v[i] = moves["score"][i] + e[i]
+                if opp_on:  # our sums and the change of the opponent's bingo expectation
+                    de, dp, d_opp = _delta_sums_opp(bd.delta_bits, after, holding[code], rows_k,
+                                                    self._val, U, lv[i].astype(np.int64), t, BINOM,
+                                                    draws)
+                    d_opp = opp_w * d_opp / c_opp
+                else:
+                    de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
+                                         lv[i].astype(np.int64), t, BINOM)
+                if de or dp or d_opp:
+                    if de or dp:
+                        c = comb(N, t)
+                        ed[i] = max(ed[i] + de / c, 0.0)
+                        pd[i] = max(pd[i] + dp / c, 0.0)
+                        e[i] = ed[i] if q == 0 else (1 - q) * ed[i] + q * e_all[i]
+                        p[i] = pd[i] if q == 0 else (1 - q) * pd[i] + q * p_all[i]
+                    v[i] = moves["score"][i] + e[i] - d_opp - (0.0 if cost is None else cost[i])
 
             for i in chosen:
                 if bound is not None:
@@ -493,10 +589,128 @@ class Heuri3(Evaluator):
             final = order[np.lexsort((np.arange(len(order)), -v[order]))]
             return final.astype(np.int64), e, p, v, rev
 
-        return e, p, {"refine": refine}
+        return e, p, {**base, "refine": refine}
+
+    #: weight of the opponent's bingo term (0 in Heuri_3; see :class:`Heuri4`)
+    opponent = 0.0
+    #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
+    lanes = 0.0
+
+    def _leave_cost(self, rack, U, bag_size, li):
+        """Points subtracted from each candidate's v for its leave, (n,) float64, or None
+        (Heuri_3: none; see :class:`Heuri4`)."""
+        return None
 
 
-EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3}
+#: mean score of a non-bingo placement in real games, points (issue 10): a bingo next turn
+#: is worth its score *less* the move the rack would have made anyway. English: 26.9 over
+#: the 2,087 non-bingo placements of ../shared/cases/gcg/en (129 records; 657 bingos there
+#: average 78.7); the other languages: the same figure from their records (few: es 28.3
+#: over 13, fr 26.3 over 16), rounded.
+NON_BINGO_SCORE = {"en": 27.0, "es": 28.0, "fr": 26.0}
+
+
+class Heuri4(Heuri3):
+    """Heuri_3 plus two board- and pool-aware terms (issue 10), both computed every turn
+    from probabilities on the real board and the unseen pool (nothing learned):
+
+        v = j + e − c(L) − w_opp·Δe_opp
+
+    - ``c(L)``: the expected playability cost of the next rack, L plus a hypergeometric
+      draw from U (vowel/consonant balance, duplicates, a Q without a U):
+      :func:`heuri.leave_quality.next_rack_cost` with ``weights``
+      (:class:`heuri.leave_quality.LeaveWeights`); ``leave=False`` turns it off.
+    - ``Δe_opp``: the change, from the board before the move to the board after it, of the
+      opponent's bingo expectation Σ_s δ(s)·p(s | ∅)·(50 + kσ(s)), their rack drawn from U
+      (R tiles; the same keys and δ as our e); computed for the placements re-valued with δ
+      of the board after the move (exchanges and the pass do not change the board);
+      ``opponent`` is its weight w_opp (1.0; 0 turns it off).
+    - every bingo value (ours and the opponent's) is 50 + kσ(s) − ``offset``: a bingo next
+      turn replaces the move the rack would have made anyway, so only its excess over a
+      non-bingo move counts (the paper's e counts the whole bingo, as if a non-bingo turn
+      scored 0). Default: :data:`NON_BINGO_SCORE` of the language (the mean non-bingo
+      score in real games; 0 for a language without a figure).
+
+    - ``lanes`` q (0 by default): e = (1 − q)·e(L | δ after the move) + q·e(L | every key
+      lands), the same blend for p: the opponent's reply opens lanes as well as it closes
+      them, so a key that cannot land right after our move may land on our next turn
+      (Heuri_3 is q = 0; q = 1 values every septet and reduced octet as landing).
+
+    Other options as :class:`Heuri3`."""
+
+    name = "heuri4"
+
+    def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
+                 opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None,
+                 lanes: float = 0.0):
+        from .leave_quality import DEFAULT_WEIGHTS, RackKinds
+
+        if offset is None:
+            offset = NON_BINGO_SCORE.get(pack.spec.code, 0.0)
+        if offset < 0:
+            raise EvaluatorError(f"heuri4: offset must be >= 0, got {offset}")
+        self.bingo_offset = float(offset)
+        if not 0 <= lanes <= 1:
+            raise EvaluatorError(f"heuri4: lanes must be in [0, 1], got {lanes}")
+        self.lanes = float(lanes)
+        super().__init__(pack, k, top, exact, prune)
+        if opponent < 0:
+            raise EvaluatorError(f"heuri4: opponent must be >= 0, got {opponent}")
+        self.opponent = float(opponent)
+        self.leave = bool(leave)
+        self.weights = DEFAULT_WEIGHTS if weights is None else weights
+        self._kinds = RackKinds(self.spec)
+
+    def _leave_cost(self, rack, U, bag_size, li):
+        if not self.leave:
+            return None
+        from .leave_quality import next_rack_cost
+        from .probability import sub_multisets
+
+        return next_rack_cost(self._kinds, sub_multisets(rack), U, bag_size, self.weights)[li]
+
+
+class Heuri4Leave(Heuri4):
+    """:class:`Heuri4` with the leave term only (``opponent=0``, ``offset=0``)."""
+
+    name = "heuri4-leave"
+
+    def __init__(self, pack, opponent: float = 0.0, offset: float = 0.0, **options):
+        super().__init__(pack, opponent=opponent, offset=offset, **options)
+
+
+class Heuri4Opp(Heuri4):
+    """:class:`Heuri4` with the opponent term only (``leave=False``, ``offset=0``)."""
+
+    name = "heuri4-opp"
+
+    def __init__(self, pack, leave: bool = False, offset: float = 0.0, **options):
+        super().__init__(pack, leave=leave, offset=offset, **options)
+
+
+class Heuri4Offset(Heuri4):
+    """:class:`Heuri4` with the bingo offset only (``leave=False``, ``opponent=0``)."""
+
+    name = "heuri4-offset"
+
+    def __init__(self, pack, leave: bool = False, opponent: float = 0.0, **options):
+        super().__init__(pack, leave=leave, opponent=opponent, **options)
+
+
+class Heuri4Lanes(Heuri4):
+    """:class:`Heuri4` with the lanes blend only (``lanes=0.5``; ``leave=False``,
+    ``opponent=0``, ``offset=0``)."""
+
+    name = "heuri4-lanes"
+
+    def __init__(self, pack, lanes: float = 0.5, leave: bool = False, opponent: float = 0.0,
+                 offset: float = 0.0, **options):
+        super().__init__(pack, lanes=lanes, leave=leave, opponent=opponent, offset=offset, **options)
+
+
+EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
+              "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp,
+              "heuri4-offset": Heuri4Offset, "heuri4-lanes": Heuri4Lanes}
 
 
 def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:

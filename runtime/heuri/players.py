@@ -10,6 +10,12 @@ Names (``heuri match --p1 NAME``):
   replays from its seed; greedy when neither fits);
 - ``heuri3-peg``: heuri3 with the endgame solver and, with 1 to :data:`PEG_MAX_BAG` tiles in
   the bag, the pre-endgame search of :mod:`heuri.peg` (its choice by win probability);
+- ``heuri4``: heuri3 plus the next rack's expected handicap cost (vowel balance,
+  duplicates, Q without U: :mod:`heuri.leave_quality`) and minus the change of the
+  opponent's bingo expectation from the lanes the move opens or closes
+  (:class:`heuri.evaluate.Heuri4`), every bingo valued less the mean non-bingo score;
+  ``heuri4-leave``, ``heuri4-opp`` and ``heuri4-offset`` have one of the three each;
+  ``heuri4-lanes``: heuri3 with e half by δ after the move, half by every key landing;
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -21,7 +27,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-offset', 'heuri4-opp']
 """
 from __future__ import annotations
 
@@ -46,6 +52,11 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri2-noend": ("heuri2", False),
     "heuri3-noend": ("heuri3", False),
     "heuri3-peg": ("heuri3", True),
+    "heuri4": ("heuri4", True),
+    "heuri4-leave": ("heuri4-leave", True),
+    "heuri4-opp": ("heuri4-opp", True),
+    "heuri4-offset": ("heuri4-offset", True),
+    "heuri4-lanes": ("heuri4-lanes", True),
 }
 #: engines that also search the pre-endgame
 PEG_ENGINES = {"heuri3-peg": "heuri3"}

@@ -602,7 +602,7 @@ def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None
 
 
 # -- the heuri engine ---------------------------------------------------------------------------
-ENGINE_CHOICES = ("heuri3", "heuri2", "heuri1", "greedy")
+ENGINE_CHOICES = ("heuri3", "heuri4", "heuri2", "heuri1", "greedy")
 DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5 (heuri.evaluate's default)
 DEFAULT_BEST_N = 20  # heuri.evaluate.Heuri3's ``top``: placements re-valued with δ after the move
 
@@ -670,7 +670,7 @@ class HeuriBackend(Backend):
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
-        self.engine = "heuri3"
+        self.engine = "heuri4"
         self.best_n = DEFAULT_BEST_N
         self.k = DEFAULT_K
         self.candidates = 10
@@ -918,7 +918,7 @@ class HeuriBackend(Backend):
     def _evaluator_options(self) -> dict:
         """Keyword options of :func:`heuri.evaluate.make_evaluator` from ``K``/``BestN``."""
         opts = {"k": self.k}
-        if self.engine == "heuri3":
+        if self.engine in ("heuri3", "heuri4"):
             opts["top"] = self.best_n
         return opts
 
