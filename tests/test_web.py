@@ -51,12 +51,17 @@ def midgame(client):
 
 
 def test_best_equals_heuri_best(client, capsys, midgame):
-    r = client.post("/api/best", json={"lang": "es", "cgp": midgame, "top": 8})
+    r = client.post("/api/best", json={"lang": "es", "cgp": midgame, "top": 8, "engine": "heuri3"})
     assert r.status_code == 200, r.text
     d = r.json()
     # README: heuri3 ranks 10H TU[LL].D (29, keeping ABJ: e = 17.0) above 1N JU (36)
     assert d["rows"][0]["move"] == "10H TU[LL].D" and d["rows"][0]["j"] == 29 and d["rows"][0]["leave"] == "ABJ"
     assert round(d["rows"][0]["e"], 1) == 17.0
+    assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", midgame, "--json", "--top", "8",
+                             "--engine", "heuri3")
+    # no engine named: the same default as heuri best's
+    d = client.post("/api/best", json={"lang": "es", "cgp": midgame, "top": 8}).json()
+    assert d["engine"] == "heuri4"
     assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", midgame, "--json", "--top", "8")
     # the opening with [CH] and a blank: 8D [CH]IScARE, 80 points, as the README's SIU session
     d = client.post("/api/best", json={"lang": "es", "cgp": OPENING, "top": 5, "engine": "heuri2"}).json()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from . import DEFAULT_ENGINE, __version__
 from rich.markup import escape
 
 from .errors import HeuriError, KindedError
@@ -758,7 +758,8 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
     p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
-    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4"), default="heuri4")
+    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4"), default=DEFAULT_ENGINE,
+                   help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
     p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")

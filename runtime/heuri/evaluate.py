@@ -708,6 +708,8 @@ class Heuri4Lanes(Heuri4):
         super().__init__(pack, lanes=lanes, leave=leave, opponent=opponent, offset=offset, **options)
 
 
+from . import DEFAULT_ENGINE  # noqa: E402,F401  (re-exported: the front ends' default)
+
 EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
               "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp,
               "heuri4-offset": Heuri4Offset, "heuri4-lanes": Heuri4Lanes}

@@ -59,7 +59,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
-from . import __version__
+from . import DEFAULT_ENGINE, __version__
 from .errors import HeuriError
 
 ENGINE_NAME = "heuri"
@@ -670,7 +670,7 @@ class HeuriBackend(Backend):
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
-        self.engine = "heuri4"
+        self.engine = DEFAULT_ENGINE
         self.best_n = DEFAULT_BEST_N
         self.k = DEFAULT_K
         self.candidates = 10

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import DEFAULT_ENGINE
 from ..errors import HeuriError
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
@@ -44,7 +45,7 @@ MAX_GCG_EVENTS = 300
 MAX_ROWS = 5000
 #: games against heuri kept in memory (the oldest is dropped past it)
 MAX_GAMES = 200
-ENGINES = ("heuri3", "heuri2", "heuri1", "greedy")
+ENGINES = (DEFAULT_ENGINE, "heuri3", "heuri2", "heuri1", "greedy")  # the default first: the page's choice
 #: the columns of heuri.analyze's rows a game view's turn carries
 ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
                  "missed_bingo", "best_bingo", "note")
@@ -103,7 +104,7 @@ class Service:
             pack.words  # the word set (phony checks in a game against heuri)
             cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRST?/ 0/0 0"
             pos = self._position_of(pack, cgp)
-            self._evaluator(lang, "heuri3").rank(pos)
+            self._evaluator(lang, DEFAULT_ENGINE).rank(pos)
             bingo_lanes(pack, pos.board.letters)
 
     def pack(self, req: dict):
@@ -195,8 +196,8 @@ class Service:
     def best(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{engine, count, rows: [{move, j,
         e, p, v, leave, fish}]}``: the ranking of ``heuri best --json`` (the same evaluator,
-        options and rows; default heuri3, top 10)."""
-        engine = req.get("engine") or "heuri3"
+        options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`, top 10)."""
+        engine = req.get("engine") or DEFAULT_ENGINE
         if engine not in ENGINES:
             raise HeuriError(f"engine: {engine!r}; choose one of {', '.join(ENGINES)}")
         top = _int(req, "top", 10, 1, MAX_ROWS)
@@ -207,7 +208,7 @@ class Service:
                 raise HeuriError(f"k: {k!r}: the bingo constant must be a positive number (the paper's is 2.5)")
             if engine != "greedy":
                 opts["k"] = float(k)
-        if engine == "heuri3":
+        if engine in ("heuri3", "heuri4"):
             if req.get("top_n") is not None:
                 opts["top"] = _int(req, "top_n", 20, 1, 10_000)
             if req.get("exact"):
@@ -269,7 +270,7 @@ class Service:
         analysed = bool(req.get("analyze"))
         out = {"lang": spec.code, "name": name, "players": [list(p) for p in game.players], "analysed": analysed}
         if analysed:
-            engine = req.get("engine") or "heuri3"
+            engine = req.get("engine") or "heuri3"  # heuri analyze's default
             g = self._analyzer(engine).analyze(game, lang=spec.code, game_id=Path(name).stem)
             out["engine"] = engine
             out["warnings"] = [f"line {ln}: {msg}" for ln, msg in g.warnings]
@@ -368,7 +369,7 @@ class Service:
         from ..players import check_engine, make_player
 
         pack = self.pack(req)
-        engine = req.get("engine") or "heuri3"
+        engine = req.get("engine") or DEFAULT_ENGINE
         if engine not in ENGINES:
             raise HeuriError(f"engine: {engine!r}; choose one of {', '.join(ENGINES)}")
         check_engine(engine)
