@@ -314,7 +314,7 @@ def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, B
 
 @njit(cache=True)
 def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-            blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound,
+            blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
             LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E):
     """An upper bound on the score of every placement the walk from each anchor can find,
     written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges,
@@ -329,8 +329,13 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
     that places the whole rack earns the bingo bonus, and is possible at all only when the
     rack is a septet (no board tile in the span) or a reduced octet completed by the span's
     one board tile (``sept``, ``compl``: from the pack's key set); with two or more board
-    tiles it is assumed possible."""
+    tiles it is assumed possible.
+
+    Per span too, for the walk to prune inside an anchor: ``SK[k, kl, kr]`` is the highest
+    bound of the spans of anchor k with ``kl`` tiles left of the anchor and at least ``kr``
+    right of it, ``SL[k, kl]`` the highest with at least ``kl`` left (-1: none)."""
     N = letters.shape[0]
+    R = SK.shape[1]
     T = 0
     for t in range(L + 1):
         for _ in range(rack[t]):
@@ -348,6 +353,16 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
         if rack[t] > 0:
             rmask |= _ONE << np.uint64(t)
     avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+    # the rack's distinct letters, highest value first, in RV[32:] (the values use RV[:T])
+    nd = 0
+    for t in range(L):
+        if rack[t] > 0:
+            q = nd - 1
+            while q >= 0 and values[RV[32 + q]] < values[t]:
+                RV[33 + q] = RV[32 + q]
+                q -= 1
+            RV[33 + q] = t
+            nd += 1
     cur = -1
     for k in range(n_anch):
         line = A_line[k]
@@ -361,13 +376,18 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
                     CAP[j] = -1
                     continue
                 cv = 0
-                for t in range(L):
-                    if rack[t] > 0 and ((MK[j] >> np.uint64(t)) & _ONE) != 0 and values[t] > cv:
-                        cv = values[t]
+                for q in range(nd):
+                    if ((MK[j] >> np.uint64(RV[32 + q])) & _ONE) != 0:
+                        cv = values[RV[32 + q]]
+                        break
                 CAP[j] = cv
         a = A_pos[k]
         ll = A_ll[k]
         best = -1
+        for x in range(R):
+            SL[k, x] = -1
+            for y in range(R):
+                SK[k, x, y] = -1
         if CAP[a] < 0:
             A_bound[k] = best
             continue
@@ -433,6 +453,7 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
                     for p in range(kk):
                         rsum += RV[p] * E[p]
                     ub = W * B + XF + (rsum if rsum < capsum else capsum) + bonus
+                    SK[k, kl, kk - kl - 1] = ub
                     if ub > best:
                         best = ub
                 if j >= N or kk >= T or CAP[j] < 0:
@@ -445,6 +466,13 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
                 if HS[j]:
                     XF += CS[j] * WM[j]
                 j += 1
+        for x in range(R - 1, -1, -1):  # suffix maxima: at least kr right, at least kl left
+            for y in range(R - 2, -1, -1):
+                if SK[k, x, y + 1] > SK[k, x, y]:
+                    SK[k, x, y] = SK[k, x, y + 1]
+            SL[k, x] = SK[k, x, 0]
+            if x + 1 < R and SL[k, x + 1] > SL[k, x]:
+                SL[k, x] = SL[k, x + 1]
         A_bound[k] = best
 
 
@@ -453,7 +481,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
             f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo,
-            A_line, A_pos, A_ll, A_ord, A_bound, best_n, sept, compl, top_sc, top_key, CAP, RV):
+            A_line, A_pos, A_ll, A_ord, A_bound, SK, SL, best_n, sept, compl, top_sc, top_key, CAP, RV):
     """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
 
     - ``best_n == 0``: every placement, in generation order; returns their number (only
@@ -497,15 +525,16 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     n_anch = _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll)
     if best_n > 0:
         _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-                blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound,
+                blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
                 LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo)
         A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
     n_top = 0
     worst = 0  # the slot of the lowest of the best_n moves kept (lowest score, latest key)
+    thr = 0  # best mode: spans whose bound is below it cannot enter the best_n (scores >= 0)
     cur_line = -1
     for k in range(n_anch):
         idx = A_ord[k] if best_n > 0 else k
-        if best_n > 0 and n_top == best_n and A_bound[idx] < top_sc[worst]:
+        if best_n > 0 and A_bound[idx] < thr:
             break  # no move from here on can enter the best_n
         line = A_line[idx]
         d = line // N
@@ -520,6 +549,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
         if cand0 == 0:
             continue
         seq = 0
+        tl = a > 0 and LT[a - 1] >= 0  # board tiles left of the anchor: no tile placed left
         right_open = a + 1 >= N or LT[a + 1] < 0
         no_single = d == 1 and HS[a]  # a one-tile play here is written across
         sp = 1
@@ -639,7 +669,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                                     e_hi1 = rr - 1
                                     e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
                                 e_n += 1
-                            if rr < N and node2 != 0:
+                            if rr < N and node2 != 0 and (best_n == 0 or SK[idx, a - p, 1] >= thr):
                                 h2 = np.uint64(g[node2]) | ((np.uint64(g[node2 + 1]) << _S32) if hw == 2 else np.uint64(0))
                                 cn = h2 & lmask & MK[rr] & avail
                                 if cn != 0:
@@ -657,7 +687,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                                     f_nt[k] = nt
                                     f_lo[k] = q
                     # further left, over empty squares that are not anchors
-                    if q == p and p - 1 > ll:
+                    if q == p and p - 1 > ll and (best_n == 0 or SL[idx, a - p + 1] >= thr):
                         cn = hc & lmask & MK[p - 1] & avail
                         if cn != 0:
                             k = sp
@@ -695,7 +725,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     e_hi0 = rr - 1
                     e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                     e_n = 1
-                if rr < N and child != 0:
+                if rr < N and child != 0 and (best_n == 0 or SK[idx, 0 if tl else a - lo, nt - (0 if tl else a - lo)] >= thr):
                     hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
                     cn = hc & lmask & MK[rr] & avail
                     if cn != 0:
@@ -738,6 +768,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                             for q2 in range(1, best_n):
                                 if top_sc[q2] < top_sc[worst] or (top_sc[q2] == top_sc[worst] and top_key[q2] > top_key[worst]):
                                     worst = q2
+                            thr = top_sc[worst]
                 else:
                     dst = n if n < cap else -1
                     n += 1
@@ -777,10 +808,11 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     return n_top if best_n > 0 else n
 
 
-def _scratch(N: int) -> tuple:
+def _scratch(N: int, R: int) -> tuple:
     """Work arrays of the search for an N x N board: the line arrays (LT, BV, MK, CS, HS,
     LM, WM, AN, word, wbl), the explicit stack (S = 2N + 8 frames: at most two pushed a
-    square) and the anchor list (A_line, A_pos, A_ll, A_ord, A_bound). Allocated once a pack and reused: the search holds the GIL, so calls never
+    square), the anchor list (A_line, A_pos, A_ll, A_ord, A_bound) and the per-span bounds
+    of the best-N search (SK, SL: R = rack size + 1 tile counts a side). Allocated once a pack and reused: the search holds the GIL, so calls never
     overlap."""
     S = 2 * N + 8
     i64 = lambda n: np.zeros(n, np.int64)  # noqa: E731
@@ -789,7 +821,7 @@ def _scratch(N: int) -> tuple:
     frames = (i64(S), i64(S), i64(S), i64(S), np.zeros(S, np.uint64), i64(S), i64(S), i64(S),
               i64(S), i64(S), i64(S), i64(S))
     A = 2 * N * N  # at most one anchor a square and direction
-    anchors = (i64(A), i64(A), i64(A), i64(A), i64(A))
+    anchors = (i64(A), i64(A), i64(A), i64(A), i64(A), np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
     return line + frames + anchors
 
 
@@ -938,7 +970,7 @@ def _context(pack) -> _Ctx:
                 ok |= 1 << t
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
-                   spec.exchange_min_bag, [4096], _scratch(N), [np.empty((4096, _REC), np.uint8)],
+                   spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [np.empty((4096, _REC), np.uint8)],
                    [None, None], _bound_scratch(N), [], min(spec.blank_count, spec.rack_size))
         _CTX[pack] = ctx
     return ctx
