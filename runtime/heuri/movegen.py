@@ -24,12 +24,23 @@ cross-word is scored in full (its own premiums under the new tile); a blank scor
 ``spec.blank_value`` (0) whatever letter it stands for; ``spec.bingo_bonus`` is added when
 exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
 
-Speed (benchmarks/bench_movegen.py, 500 self-play midgame positions a language, 2-core
-machine): racks without a blank about 100 µs median (about 200 µs p90), one blank about
-1 ms, two blanks 4.4-5.8 ms (21-26 thousand moves, 200-300 ns a move); cold compile about
-4 s, later processes load the compiled code from numba's cache in about 0.1 s. The
-graph walk is bound by memory latency: the GADDAG is a single flat uint32 array (5.6-7 MiB)
-and each step reads one node header and one arc.
+Best N (:func:`generate_best`): the N highest-scoring placements without listing the
+others, the same records as the full list sorted by score (stable). Each anchor gets an
+upper bound on the scores of the placements its walk can find (the "shadow" pass of MAGPIE
+and wolges, here without the word graph: spans of squares, the rack's values matched with
+the squares' multipliers, the pack's key set deciding whether a whole-rack span can be a
+bingo at all), anchors are walked by decreasing bound, spans (tiles left and right of the
+anchor) whose bound is below the N-th score so far are not entered, and the search stops
+at the first anchor whose bound is below it.
+
+Speed (benchmarks/bench_movegen_peers.py: midgame positions cut from match records, every
+move; benchmarks/bench_movegen.py: self-play positions): see the README's "Move generation
+speed" for the figures and the profile. Cold compile about 5 s, later processes load the
+compiled code from numba's cache. The graph walk is bound by memory latency: the GADDAG is
+a single flat uint32 array (5.6-7 MiB) and each step reads one node header and one arc. The
+output buffer is kept per pack and the records copied out (a fresh buffer each call cost
+its page faults), and the cross-checks of the last board are kept (an endgame search, a
+decision and the re-valuations after it ask for the same board again).
 
 Thread use: the search holds the GIL (numba ``nogil`` is off), so concurrent calls from
 Python threads run one at a time.
@@ -1096,20 +1107,37 @@ def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
     if not ctx.keys:
         try:
             ks = pack.keys
-            ctx.keys.append((np.asarray(ks.code), np.asarray(ks.flags), np.asarray(ks.completers)))
+            ctx.keys.append((np.ascontiguousarray(ks.code, np.int64), np.asarray(ks.flags), np.asarray(ks.completers)))
         except (AttributeError, FileNotFoundError, OSError):
             ctx.keys.append(None)
     if ctx.keys[0] is None:
         return allow
     code_arr, flags, compl = ctx.keys[0]
-    code = 0
-    for t in np.repeat(np.arange(ctx.L + 1), r):  # ascending, blank (L) last: pipeline.keys.encode
-        code = (code << 6) | int(t)
-    k = int(np.searchsorted(code_arr, code))
-    if k >= len(code_arr) or int(code_arr[k]) != code:
+    k = _key_index(code_arr, r)
+    if k < 0:
         return False, np.uint64(0)
     f = int(flags[k])
     return bool(f & 1), np.uint64(int(compl[k]) if f & 2 else 0)
+
+
+@njit(cache=True)
+def _key_index(codes, rack):
+    """Index of the rack's key in the sorted key codes, or -1. The code packs the tiles in
+    ascending order (blank = L last), 6 bits each, the first in the high bits
+    (pipeline.keys.encode)."""
+    code = np.int64(0)
+    for t in range(rack.shape[0]):
+        for _ in range(rack[t]):
+            code = (code << 6) | t
+    lo = 0
+    hi = codes.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < codes.shape[0] and codes[lo] == code else -1
 
 
 def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.ndarray:
@@ -1147,8 +1175,10 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
                 ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                 ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, ctx.cap[0], *ctx.scratch,
                 n, sept, compl, top_sc, top_key, *ctx.bscratch)
+    if k <= 1:
+        return buf[:k].copy().view(MOVE_DTYPE).reshape(k)
     order = np.lexsort((top_key[:k], -top_sc[:k]))  # score down, then generation order
-    return buf[order].copy().view(MOVE_DTYPE).reshape(k)
+    return buf[order].view(MOVE_DTYPE).reshape(k)
 
 
 def leaves(rack, moves: np.ndarray) -> np.ndarray:
