@@ -13,7 +13,8 @@ rack only.
 
 What is timed, per position, fastest of ``--repeat`` (5) calls: heuri's
 ``movegen.generate`` (every move: placements, exchanges, the pass; the Python call
-included), heuri's ``movegen.generate_best(n=1)`` (the top-scoring placement), and
+included), heuri's ``movegen.generate_best(n=1)`` (the top-scoring placement; timed
+right after heuri's pass in each round), and
 MAGPIE's ``generate_moves`` with ``MOVE_RECORD_ALL`` (``../shared/peers/magpie_bench.c``,
 built by the peers' rebuild.sh as ``$HEURI_PEERS/bench/magpie_bench``; MAGPIE also values
 every move's leave; its cross-checks are made when the CGP is loaded, outside the timing;
