@@ -24,12 +24,23 @@ cross-word is scored in full (its own premiums under the new tile); a blank scor
 ``spec.blank_value`` (0) whatever letter it stands for; ``spec.bingo_bonus`` is added when
 exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
 
-Speed (benchmarks/bench_movegen.py, 500 self-play midgame positions a language, 2-core
-machine): racks without a blank about 100 µs median (about 200 µs p90), one blank about
-1 ms, two blanks 4.4-5.8 ms (21-26 thousand moves, 200-300 ns a move); cold compile about
-4 s, later processes load the compiled code from numba's cache in about 0.1 s. The
-graph walk is bound by memory latency: the GADDAG is a single flat uint32 array (5.6-7 MiB)
-and each step reads one node header and one arc.
+Best N (:func:`generate_best`): the N highest-scoring placements without listing the
+others, the same records as the full list sorted by score (stable). Each anchor gets an
+upper bound on the scores of the placements its walk can find (the "shadow" pass of MAGPIE
+and wolges, here without the word graph: spans of squares, the rack's values matched with
+the squares' multipliers, the pack's key set deciding whether a whole-rack span can be a
+bingo at all), anchors are walked by decreasing bound, spans (tiles left and right of the
+anchor) whose bound is below the N-th score so far are not entered, and the search stops
+at the first anchor whose bound is below it.
+
+Speed (benchmarks/bench_movegen_peers.py: midgame positions cut from match records, every
+move; benchmarks/bench_movegen.py: self-play positions): see the README's "Move generation
+speed" for the figures and the profile. Cold compile about 5 s, later processes load the
+compiled code from numba's cache. The graph walk is bound by memory latency: the GADDAG is
+a single flat uint32 array (5.6-7 MiB) and each step reads one node header and one arc. The
+output buffer is kept per pack and the records copied out (a fresh buffer each call cost
+its page faults), and the cross-checks of the last board are kept (an endgame search, a
+decision and the re-valuations after it ask for the same board again).
 
 Thread use: the search holds the GIL (numba ``nogil`` is off), so concurrent calls from
 Python threads run one at a time.
@@ -259,20 +270,252 @@ def _check(letters, blanks, rack, L, rack_size):
 
 
 @njit(cache=True)
+def _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll):
+    """The anchors of a board in generation order: across lines (d = 0) then down lines,
+    each left to right (top to bottom). An anchor is an empty square next to a tile (on the
+    empty board: the centre, across only). Writes ``A_line`` (d * N + i), ``A_pos`` (the
+    square's index along the line) and ``A_ll`` (the line's previous anchor, -1 none: the
+    walk from an anchor never places a tile on or left of it); returns their number."""
+    N = letters.shape[0]
+    n = 0
+    for d in range(2):
+        if empty_board and d == 1:
+            break
+        for i in range(N):
+            if empty_board and i != centre_r:
+                continue
+            prev = -1
+            for j in range(N):
+                r = i if d == 0 else j
+                c = j if d == 0 else i
+                if letters[r, c] >= 0:
+                    continue
+                if empty_board:
+                    an = r == centre_r and c == centre_c
+                else:
+                    an = ((r > 0 and letters[r - 1, c] >= 0) or (r < N - 1 and letters[r + 1, c] >= 0)
+                          or (c > 0 and letters[r, c - 1] >= 0) or (c < N - 1 and letters[r, c + 1] >= 0))
+                if an:
+                    A_line[n] = d * N + i
+                    A_pos[n] = j
+                    A_ll[n] = prev
+                    prev = j
+                    n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, BV, MK, CS, HS, LM, WM):
+    """Copy line i of direction d (0 across: row i; 1 down: column i) into the line arrays:
+    letters, face values of board tiles (blanks 0), cross-check masks, cross sums, has-cross
+    flags and the premiums."""
+    N = letters.shape[0]
+    for j in range(N):
+        r = i if d == 0 else j
+        c = j if d == 0 else i
+        x = letters[r, c]
+        LT[j] = x
+        BV[j] = 0 if (x < 0 or blanks[r, c]) else values[x]
+        MK[j] = mask[d, r, c]
+        CS[j] = csum[d, r, c]
+        HS[j] = has[d, r, c]
+        LM[j] = lmul[r, c]
+        WM[j] = wmul[r, c]
+
+
+@njit(cache=True)
+def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
+            blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+            LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E):
+    """An upper bound on the score of every placement the walk from each anchor can find,
+    written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges,
+    without the word graph: every span of squares such a placement can cover (the anchor
+    filled, at most the rack's tile count filled, no filled square on or left of the
+    previous anchor, board tiles inside the span taken whole, every filled square allowing
+    some rack letter by its cross-check) is scored as if the rack's tiles could go anywhere:
+    board tiles at their face value times the span's word multiplier W, fixed cross-word
+    parts in full, and the rack's values, highest first, matched with the squares' multipliers
+    lm * (W + cross wm), highest first (the rearrangement inequality makes that the largest
+    sum), but never more than each square's own highest allowed rack letter gives. A span
+    that places the whole rack earns the bingo bonus, and is possible at all only when the
+    rack is a septet (no board tile in the span) or a reduced octet completed by the span's
+    one board tile (``sept``, ``compl``: from the pack's key set); with two or more board
+    tiles it is assumed possible.
+
+    Per span too, for the walk to prune inside an anchor: ``SK[k, kl, kr]`` is the highest
+    bound of the spans of anchor k with ``kl`` tiles left of the anchor and at least ``kr``
+    right of it, ``SL[k, kl]`` the highest with at least ``kl`` left (-1: none)."""
+    N = letters.shape[0]
+    R = SK.shape[1]
+    T = 0
+    for t in range(L + 1):
+        for _ in range(rack[t]):
+            RV[T] = 0 if t == L else values[t]
+            T += 1
+    for p in range(1, T):  # highest first
+        v = RV[p]
+        q = p - 1
+        while q >= 0 and RV[q] < v:
+            RV[q + 1] = RV[q]
+            q -= 1
+        RV[q + 1] = v
+    rmask = np.uint64(0)
+    for t in range(L):
+        if rack[t] > 0:
+            rmask |= _ONE << np.uint64(t)
+    avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+    # the rack's distinct letters, highest value first, in RV[32:] (the values use RV[:T])
+    nd = 0
+    for t in range(L):
+        if rack[t] > 0:
+            q = nd - 1
+            while q >= 0 and values[RV[32 + q]] < values[t]:
+                RV[33 + q] = RV[32 + q]
+                q -= 1
+            RV[33 + q] = t
+            nd += 1
+    cur = -1
+    for k in range(n_anch):
+        line = A_line[k]
+        d = line // N
+        i = line - d * N
+        if line != cur:
+            cur = line
+            _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, BV, MK, CS, HS, LM, WM)
+            for j in range(N):  # the highest rack letter allowed on square j; -1: none, 0: a blank only
+                if LT[j] >= 0 or (MK[j] & avail) == 0:
+                    CAP[j] = -1
+                    continue
+                cv = 0
+                for q in range(nd):
+                    if ((MK[j] >> np.uint64(RV[32 + q])) & _ONE) != 0:
+                        cv = values[RV[32 + q]]
+                        break
+                CAP[j] = cv
+        a = A_pos[k]
+        ll = A_ll[k]
+        best = -1
+        for x in range(R):
+            SL[k, x] = -1
+            for y in range(R):
+                SK[k, x, y] = -1
+        if CAP[a] < 0:
+            A_bound[k] = best
+            continue
+        B0 = 0
+        nb0 = 0
+        x0 = -1
+        if a > 0 and LT[a - 1] >= 0:
+            maxleft = 0
+            q = a - 1
+            while q >= 0 and LT[q] >= 0:
+                B0 += BV[q]
+                nb0 += 1
+                x0 = LT[q]
+                q -= 1
+        else:
+            maxleft = min(a - ll - 1, T - 1)
+        for kl in range(maxleft + 1):
+            s0 = a - kl
+            if CAP[s0] < 0:
+                break
+            kk = 0
+            W = 1
+            XF = 0
+            for s in range(s0, a + 1):
+                P_lm[kk] = LM[s]
+                P_cw[kk] = WM[s] if HS[s] else 0
+                P_cap[kk] = CAP[s]
+                kk += 1
+                W *= WM[s]
+                if HS[s]:
+                    XF += CS[s] * WM[s]
+            B = B0
+            nb = nb0
+            xb = x0
+            j = a + 1
+            while True:
+                while j < N and LT[j] >= 0:
+                    B += BV[j]
+                    nb += 1
+                    xb = LT[j]
+                    j += 1
+                ok = True
+                bonus = 0
+                if kk == rack_size:
+                    bonus = bingo
+                    if nb == 0:
+                        ok = sept
+                    elif nb == 1:
+                        ok = ((compl >> np.uint64(xb)) & _ONE) != 0
+                if ok:
+                    capsum = 0
+                    for p in range(kk):
+                        E[p] = P_lm[p] * (W + P_cw[p])
+                        capsum += P_cap[p] * E[p]
+                    for p in range(1, kk):
+                        v = E[p]
+                        q = p - 1
+                        while q >= 0 and E[q] < v:
+                            E[q + 1] = E[q]
+                            q -= 1
+                        E[q + 1] = v
+                    rsum = 0
+                    for p in range(kk):
+                        rsum += RV[p] * E[p]
+                    ub = W * B + XF + (rsum if rsum < capsum else capsum) + bonus
+                    SK[k, kl, kk - kl - 1] = ub
+                    if ub > best:
+                        best = ub
+                if j >= N or kk >= T or CAP[j] < 0:
+                    break
+                P_lm[kk] = LM[j]
+                P_cw[kk] = WM[j] if HS[j] else 0
+                P_cap[kk] = CAP[j]
+                kk += 1
+                W *= WM[j]
+                if HS[j]:
+                    XF += CS[j] * WM[j]
+                j += 1
+        for x in range(R - 1, -1, -1):  # suffix maxima: at least kr right, at least kl left
+            for y in range(R - 2, -1, -1):
+                if SK[k, x, y + 1] > SK[k, x, y]:
+                    SK[k, x, y] = SK[k, x, y + 1]
+            SL[k, x] = SK[k, x, 0]
+            if x + 1 < R and SL[k, x + 1] > SL[k, x]:
+                SL[k, x] = SL[k, x + 1]
+        A_bound[k] = best
+
+
+@njit(cache=True)
 def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
-            f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo):
-    """Every placement, written to ``buf`` as MOVE_DTYPE records (bytes); returns their
-    number (only the first ``cap`` are written: call again with a bigger buffer).
+            f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo,
+            A_line, A_pos, A_ll, A_ord, A_bound, SK, SL, best_n, sept, compl, top_sc, top_key, CAP, RV):
+    """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
 
-    For each line and each anchor, a depth-first walk of the GADDAG with an explicit stack.
+    - ``best_n == 0``: every placement, in generation order; returns their number (only
+      the first ``cap`` are written: call again with a bigger buffer);
+    - ``best_n > 0``: the ``best_n`` placements that come first when every placement is
+      sorted by score, highest first, ties in generation order; returns how many (fewer
+      when the position has fewer placements), written to rows ``0..`` of ``buf`` in no
+      order, with their scores in ``top_sc`` and their generation-order keys (anchor
+      index << 32 | rank of the move in that anchor's walk) in ``top_key``. Anchors are
+      walked by decreasing upper bound (:func:`_bounds`; ``sept``: the rack is a septet,
+      ``compl``: the board letters that complete it to an 8-tile word) and the walk stops
+      at the first anchor whose bound is below the ``best_n``-th score found.
+
+    The anchors (empty squares next to a tile, or the centre on the empty board) are listed
+    first, in generation order (across lines, then down lines, left to right), in
+    ``A_line`` (d * N + i), ``A_pos``, ``A_ll`` (the previous anchor of the line, -1 none).
+    For each anchor, a depth-first walk of the GADDAG with an explicit stack.
     A frame fills one empty square: it runs through ``cand``, the letters its node has that
     the square's cross-check allows and the rack (or a blank) supplies, each as a real tile
     and then as a blank; board tiles next to a filled square are followed inline. ``rack``
     (int64, L+1) is modified during the walk and restored. Every array is an argument,
-    allocated by the caller, and nothing inside passes an array to a call or rebinds one:
-    no atomic reference counting in the loops."""
+    allocated by the caller, and nothing inside the walk passes an array to a call or
+    rebinds one: no atomic reference counting in the loops."""
     N = letters.shape[0]
     n = 0
     e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
@@ -290,291 +533,297 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     lmask = np.uint64((1 << L) - 1)  # the letter bits of a node header
     sb = np.uint64(32 * hw - 1)  # its separator bit
     rootmask = (np.uint64(g[root]) | ((np.uint64(g[root + 1]) << _S32) if hw == 2 else np.uint64(0))) & lmask
-    for d in range(2):
-        if empty_board and d == 1:
-            break
-        for i in range(N):
-            if empty_board and i != centre_r:
-                continue
-            any_anchor = False
-            for j in range(N):
-                if d == 0:
-                    r = i
-                    c = j
+    n_anch = _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll)
+    if best_n > 0:
+        _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
+                blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+                LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo)
+        A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
+    n_top = 0
+    worst = 0  # the slot of the lowest of the best_n moves kept (lowest score, latest key)
+    thr = 0  # best mode: spans whose bound is below it cannot enter the best_n (scores >= 0)
+    cur_line = -1
+    for k in range(n_anch):
+        idx = A_ord[k] if best_n > 0 else k
+        if best_n > 0 and A_bound[idx] < thr:
+            break  # no move from here on can enter the best_n
+        line = A_line[idx]
+        d = line // N
+        i = line - d * N
+        a = A_pos[idx]
+        ll = A_ll[idx]
+        if line != cur_line:
+            cur_line = line
+            _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, BV, MK, CS, HS, LM, WM)
+        avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+        cand0 = rootmask & MK[a] & avail
+        if cand0 == 0:
+            continue
+        seq = 0
+        tl = a > 0 and LT[a - 1] >= 0  # board tiles left of the anchor: no tile placed left
+        right_open = a + 1 >= N or LT[a + 1] < 0
+        no_single = d == 1 and HS[a]  # a one-tile play here is written across
+        sp = 1
+        f_pos[0] = a
+        f_ph[0] = 0
+        f_node[0] = root
+        f_cand[0] = cand0
+        f_sub[0] = 0
+        f_used[0] = -1
+        f_main[0] = 0
+        f_wm[0] = 1
+        f_cross[0] = 0
+        f_nt[0] = 0
+        f_lo[0] = a
+        while sp > 0:
+            f = sp - 1
+            e_n = 0  # moves found this step, written at its end (no call, no refcount)
+            u = f_used[f]
+            if u >= 0:
+                rack[u] += 1
+                if u < L:
+                    rmask |= _ONE << np.uint64(u)
+                f_used[f] = -1
+            p = f_pos[f]
+            isb = False
+            t = -1
+            if f_sub[f] == 1:
+                # the real tile was tried: now a blank for the same letter
+                f_sub[f] = 0
+                if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0:
+                    t = f_t[f]
+                    isb = True
+            if t < 0:
+                cand = f_cand[f]
+                if cand == 0:
+                    sp -= 1
+                    continue
+                t = np.int64(trailing_zeros(cand))
+                f_cand[f] = cand & (cand - _ONE)
+                f_t[f] = t
+                if rack[t] > 0:
+                    f_sub[f] = 1
                 else:
-                    r = j
-                    c = i
-                x = letters[r, c]
-                LT[j] = x
-                BV[j] = 0 if (x < 0 or blanks[r, c]) else values[x]
-                MK[j] = mask[d, r, c]
-                CS[j] = csum[d, r, c]
-                HS[j] = has[d, r, c]
-                LM[j] = lmul[r, c]
-                WM[j] = wmul[r, c]
-                an = False
-                if x < 0:
-                    if empty_board:
-                        an = r == centre_r and c == centre_c
-                    else:
-                        an = ((r > 0 and letters[r - 1, c] >= 0) or (r < N - 1 and letters[r + 1, c] >= 0)
-                              or (c > 0 and letters[r, c - 1] >= 0) or (c < N - 1 and letters[r, c + 1] >= 0))
-                AN[j] = an
-                any_anchor = any_anchor or an
-            if not any_anchor:
-                continue
-            prev_anchor = -1
-            for a in range(N):
-                if not AN[a]:
+                    isb = True
+            # take the tile
+            u = L if isb else t
+            rack[u] -= 1
+            if u < L and rack[u] == 0:
+                rmask &= ~(_ONE << np.uint64(u))
+            f_used[f] = u
+            nd = f_node[f]
+            h = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
+            w = g[nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
+            child = np.int64(w & _NXT)
+            acc = (w & _ACC) != 0
+            lv = 0 if isb else values[t] * LM[p]
+            main = f_main[f] + lv
+            wm = f_wm[f] * WM[p]
+            nt = f_nt[f] + 1
+            cross = f_cross[f]
+            if HS[p]:
+                cross += (CS[p] + lv) * WM[p]
+            word[p] = t
+            wbl[p] = isb
+            avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+            if f_ph[f] == 0:
+                # follow board tiles to the left
+                q = p
+                ok = True
+                while q > 0 and LT[q - 1] >= 0:
+                    b = _find(g, hw, child, LT[q - 1])
+                    if b < 0:
+                        ok = False
+                        break
+                    wb = g[b]
+                    child = np.int64(wb & _NXT)
+                    acc = (wb & _ACC) != 0
+                    q -= 1
+                    word[q] = LT[q]
+                    main += BV[q]
+                if not ok:
                     continue
-                ll = prev_anchor
-                prev_anchor = a
-                avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
-                cand0 = rootmask & MK[a] & avail
-                if cand0 == 0:
-                    continue
-                right_open = a + 1 >= N or LT[a + 1] < 0
-                no_single = d == 1 and HS[a]  # a one-tile play here is written across
-                sp = 1
-                f_pos[0] = a
-                f_ph[0] = 0
-                f_node[0] = root
-                f_cand[0] = cand0
-                f_sub[0] = 0
-                f_used[0] = -1
-                f_main[0] = 0
-                f_wm[0] = 1
-                f_cross[0] = 0
-                f_nt[0] = 0
-                f_lo[0] = a
-                while sp > 0:
-                    f = sp - 1
-                    e_n = 0  # moves found this step, written at its end (no call, no refcount)
-                    u = f_used[f]
-                    if u >= 0:
-                        rack[u] += 1
-                        if u < L:
-                            rmask |= _ONE << np.uint64(u)
-                        f_used[f] = -1
-                    p = f_pos[f]
-                    isb = False
-                    t = -1
-                    if f_sub[f] == 1:
-                        # the real tile was tried: now a blank for the same letter
-                        f_sub[f] = 0
-                        if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0:
-                            t = f_t[f]
-                            isb = True
-                    if t < 0:
-                        cand = f_cand[f]
-                        if cand == 0:
-                            sp -= 1
-                            continue
-                        t = np.int64(trailing_zeros(cand))
-                        f_cand[f] = cand & (cand - _ONE)
-                        f_t[f] = t
-                        if rack[t] > 0:
-                            f_sub[f] = 1
-                        else:
-                            isb = True
-                    # take the tile
-                    u = L if isb else t
-                    rack[u] -= 1
-                    if u < L and rack[u] == 0:
-                        rmask &= ~(_ONE << np.uint64(u))
-                    f_used[f] = u
-                    nd = f_node[f]
-                    h = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
-                    w = g[nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
-                    child = np.int64(w & _NXT)
-                    acc = (w & _ACC) != 0
-                    lv = 0 if isb else values[t] * LM[p]
-                    main = f_main[f] + lv
-                    wm = f_wm[f] * WM[p]
-                    nt = f_nt[f] + 1
-                    cross = f_cross[f]
-                    if HS[p]:
-                        cross += (CS[p] + lv) * WM[p]
-                    word[p] = t
-                    wbl[p] = isb
-                    avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
-                    if f_ph[f] == 0:
-                        # follow board tiles to the left
-                        q = p
-                        ok = True
-                        while q > 0 and LT[q - 1] >= 0:
-                            b = _find(g, hw, child, LT[q - 1])
+                # q - 1 is empty or off the board: the word may start at q
+                if acc and right_open and not (nt == 1 and no_single):
+                    e_lo0 = q
+                    e_hi0 = a
+                    e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
+                    e_n = 1
+                if child != 0:
+                    hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+                    # over the separator (the node's first arc): rightwards from a + 1
+                    if ((hc >> sb) & _ONE) != 0 and a + 1 < N:
+                        node2 = np.int64(g[child + hw] & _NXT)
+                        rr = a + 1
+                        acc2 = False
+                        main2 = main
+                        ok2 = True
+                        while rr < N and LT[rr] >= 0:
+                            b = _find(g, hw, node2, LT[rr])
                             if b < 0:
-                                ok = False
+                                ok2 = False
                                 break
                             wb = g[b]
-                            child = np.int64(wb & _NXT)
-                            acc = (wb & _ACC) != 0
-                            q -= 1
-                            word[q] = LT[q]
-                            main += BV[q]
-                        if not ok:
-                            continue
-                        # q - 1 is empty or off the board: the word may start at q
-                        if acc and right_open and not (nt == 1 and no_single):
-                            e_lo0 = q
-                            e_hi0 = a
-                            e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
-                            e_n = 1
-                        if child != 0:
-                            hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
-                            # over the separator (the node's first arc): rightwards from a + 1
-                            if ((hc >> sb) & _ONE) != 0 and a + 1 < N:
-                                node2 = np.int64(g[child + hw] & _NXT)
-                                rr = a + 1
-                                acc2 = False
-                                main2 = main
-                                ok2 = True
-                                while rr < N and LT[rr] >= 0:
-                                    b = _find(g, hw, node2, LT[rr])
-                                    if b < 0:
-                                        ok2 = False
-                                        break
-                                    wb = g[b]
-                                    node2 = np.int64(wb & _NXT)
-                                    acc2 = (wb & _ACC) != 0
-                                    word[rr] = LT[rr]
-                                    main2 += BV[rr]
-                                    rr += 1
-                                if ok2:
-                                    if acc2 and rr > a + 1 and not (nt == 1 and no_single):
-                                        if e_n == 0:
-                                            e_lo0 = q
-                                            e_hi0 = rr - 1
-                                            e_sc0 = main2 * wm + cross + (bingo if nt == rack_size else 0)
-                                        else:
-                                            e_lo1 = q
-                                            e_hi1 = rr - 1
-                                            e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
-                                        e_n += 1
-                                    if rr < N and node2 != 0:
-                                        h2 = np.uint64(g[node2]) | ((np.uint64(g[node2 + 1]) << _S32) if hw == 2 else np.uint64(0))
-                                        cn = h2 & lmask & MK[rr] & avail
-                                        if cn != 0:
-                                            k = sp
-                                            sp += 1
-                                            f_pos[k] = rr
-                                            f_ph[k] = 1
-                                            f_node[k] = node2
-                                            f_cand[k] = cn
-                                            f_sub[k] = 0
-                                            f_used[k] = -1
-                                            f_main[k] = main2
-                                            f_wm[k] = wm
-                                            f_cross[k] = cross
-                                            f_nt[k] = nt
-                                            f_lo[k] = q
-                            # further left, over empty squares that are not anchors
-                            if q == p and p - 1 > ll:
-                                cn = hc & lmask & MK[p - 1] & avail
+                            node2 = np.int64(wb & _NXT)
+                            acc2 = (wb & _ACC) != 0
+                            word[rr] = LT[rr]
+                            main2 += BV[rr]
+                            rr += 1
+                        if ok2:
+                            if acc2 and rr > a + 1 and not (nt == 1 and no_single):
+                                if e_n == 0:
+                                    e_lo0 = q
+                                    e_hi0 = rr - 1
+                                    e_sc0 = main2 * wm + cross + (bingo if nt == rack_size else 0)
+                                else:
+                                    e_lo1 = q
+                                    e_hi1 = rr - 1
+                                    e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
+                                e_n += 1
+                            if rr < N and node2 != 0 and (best_n == 0 or SK[idx, a - p, 1] >= thr):
+                                h2 = np.uint64(g[node2]) | ((np.uint64(g[node2 + 1]) << _S32) if hw == 2 else np.uint64(0))
+                                cn = h2 & lmask & MK[rr] & avail
                                 if cn != 0:
                                     k = sp
                                     sp += 1
-                                    f_pos[k] = p - 1
-                                    f_ph[k] = 0
-                                    f_node[k] = child
+                                    f_pos[k] = rr
+                                    f_ph[k] = 1
+                                    f_node[k] = node2
                                     f_cand[k] = cn
                                     f_sub[k] = 0
                                     f_used[k] = -1
-                                    f_main[k] = main
+                                    f_main[k] = main2
                                     f_wm[k] = wm
                                     f_cross[k] = cross
                                     f_nt[k] = nt
-                                    f_lo[k] = p - 1
+                                    f_lo[k] = q
+                    # further left, over empty squares that are not anchors
+                    if q == p and p - 1 > ll and (best_n == 0 or SL[idx, a - p + 1] >= thr):
+                        cn = hc & lmask & MK[p - 1] & avail
+                        if cn != 0:
+                            k = sp
+                            sp += 1
+                            f_pos[k] = p - 1
+                            f_ph[k] = 0
+                            f_node[k] = child
+                            f_cand[k] = cn
+                            f_sub[k] = 0
+                            f_used[k] = -1
+                            f_main[k] = main
+                            f_wm[k] = wm
+                            f_cross[k] = cross
+                            f_nt[k] = nt
+                            f_lo[k] = p - 1
+            else:
+                lo = f_lo[f]
+                rr = p + 1
+                ok = True
+                while rr < N and LT[rr] >= 0:
+                    b = _find(g, hw, child, LT[rr])
+                    if b < 0:
+                        ok = False
+                        break
+                    wb = g[b]
+                    child = np.int64(wb & _NXT)
+                    acc = (wb & _ACC) != 0
+                    word[rr] = LT[rr]
+                    main += BV[rr]
+                    rr += 1
+                if not ok:
+                    continue
+                if acc and not (nt == 1 and no_single):
+                    e_lo0 = lo
+                    e_hi0 = rr - 1
+                    e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
+                    e_n = 1
+                if rr < N and child != 0 and (best_n == 0 or SK[idx, 0 if tl else a - lo, nt - (0 if tl else a - lo)] >= thr):
+                    hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+                    cn = hc & lmask & MK[rr] & avail
+                    if cn != 0:
+                        k = sp
+                        sp += 1
+                        f_pos[k] = rr
+                        f_ph[k] = 1
+                        f_node[k] = child
+                        f_cand[k] = cn
+                        f_sub[k] = 0
+                        f_used[k] = -1
+                        f_main[k] = main
+                        f_wm[k] = wm
+                        f_cross[k] = cross
+                        f_nt[k] = nt
+                        f_lo[k] = lo
+            # write the moves found this step
+            for e in range(e_n):
+                if e == 0:
+                    lo_ = e_lo0
+                    hi_ = e_hi0
+                    sc_ = e_sc0
+                else:
+                    lo_ = e_lo1
+                    hi_ = e_hi1
+                    sc_ = e_sc1
+                if best_n > 0:
+                    key = (idx << 32) | seq
+                    dst = -1
+                    if n_top < best_n:
+                        dst = n_top
+                        n_top += 1
+                    elif sc_ > top_sc[worst] or (sc_ == top_sc[worst] and key < top_key[worst]):
+                        dst = worst
+                    if dst >= 0:
+                        top_sc[dst] = sc_
+                        top_key[dst] = key
+                        if n_top == best_n:
+                            worst = 0
+                            for q2 in range(1, best_n):
+                                if top_sc[q2] < top_sc[worst] or (top_sc[q2] == top_sc[worst] and top_key[q2] > top_key[worst]):
+                                    worst = q2
+                            thr = top_sc[worst]
+                else:
+                    dst = n if n < cap else -1
+                    n += 1
+                seq += 1
+                if dst >= 0:
+                    if d == 0:
+                        buf[dst, _O_ROW] = i
+                        buf[dst, _O_COL] = lo_
+                        buf[dst, _O_ACROSS] = 1
                     else:
-                        lo = f_lo[f]
-                        rr = p + 1
-                        ok = True
-                        while rr < N and LT[rr] >= 0:
-                            b = _find(g, hw, child, LT[rr])
-                            if b < 0:
-                                ok = False
-                                break
-                            wb = g[b]
-                            child = np.int64(wb & _NXT)
-                            acc = (wb & _ACC) != 0
-                            word[rr] = LT[rr]
-                            main += BV[rr]
-                            rr += 1
-                        if not ok:
-                            continue
-                        if acc and not (nt == 1 and no_single):
-                            e_lo0 = lo
-                            e_hi0 = rr - 1
-                            e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
-                            e_n = 1
-                        if rr < N and child != 0:
-                            hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
-                            cn = hc & lmask & MK[rr] & avail
-                            if cn != 0:
-                                k = sp
-                                sp += 1
-                                f_pos[k] = rr
-                                f_ph[k] = 1
-                                f_node[k] = child
-                                f_cand[k] = cn
-                                f_sub[k] = 0
-                                f_used[k] = -1
-                                f_main[k] = main
-                                f_wm[k] = wm
-                                f_cross[k] = cross
-                                f_nt[k] = nt
-                                f_lo[k] = lo
-                    # write the moves found this step
-                    for e in range(e_n):
-                        if e == 0:
-                            lo_ = e_lo0
-                            hi_ = e_hi0
-                            sc_ = e_sc0
-                        else:
-                            lo_ = e_lo1
-                            hi_ = e_hi1
-                            sc_ = e_sc1
-                        if n < cap:
-                            if d == 0:
-                                buf[n, _O_ROW] = i
-                                buf[n, _O_COL] = lo_
-                                buf[n, _O_ACROSS] = 1
+                        buf[dst, _O_ROW] = lo_
+                        buf[dst, _O_COL] = i
+                        buf[dst, _O_ACROSS] = 0
+                    buf[dst, _O_KIND] = 0
+                    ln = hi_ - lo_ + 1
+                    buf[dst, _O_LEN] = ln
+                    for j in range(_MAXN):
+                        if j < ln:
+                            pp = lo_ + j
+                            buf[dst, _O_TILES + j] = word[pp]
+                            if LT[pp] < 0:
+                                buf[dst, _O_NEW + j] = 1
+                                buf[dst, _O_BLANK + j] = 1 if wbl[pp] else 0
                             else:
-                                buf[n, _O_ROW] = lo_
-                                buf[n, _O_COL] = i
-                                buf[n, _O_ACROSS] = 0
-                            buf[n, _O_KIND] = 0
-                            ln = hi_ - lo_ + 1
-                            buf[n, _O_LEN] = ln
-                            for j in range(_MAXN):
-                                if j < ln:
-                                    pp = lo_ + j
-                                    buf[n, _O_TILES + j] = word[pp]
-                                    if LT[pp] < 0:
-                                        buf[n, _O_NEW + j] = 1
-                                        buf[n, _O_BLANK + j] = 1 if wbl[pp] else 0
-                                    else:
-                                        buf[n, _O_NEW + j] = 0
-                                        buf[n, _O_BLANK + j] = 0
-                                else:
-                                    buf[n, _O_TILES + j] = 255
-                                    buf[n, _O_NEW + j] = 0
-                                    buf[n, _O_BLANK + j] = 0
-                            buf[n, _O_NT] = nt
-                            buf[n, 51] = 0
-                            buf[n, _O_SCORE] = sc_ & 0xFF
-                            buf[n, _O_SCORE + 1] = (sc_ >> 8) & 0xFF
-                            buf[n, _O_SCORE + 2] = (sc_ >> 16) & 0xFF
-                            buf[n, _O_SCORE + 3] = (sc_ >> 24) & 0xFF
-                        n += 1
-    return n
+                                buf[dst, _O_NEW + j] = 0
+                                buf[dst, _O_BLANK + j] = 0
+                        else:
+                            buf[dst, _O_TILES + j] = 255
+                            buf[dst, _O_NEW + j] = 0
+                            buf[dst, _O_BLANK + j] = 0
+                    buf[dst, _O_NT] = nt
+                    buf[dst, 51] = 0
+                    buf[dst, _O_SCORE] = sc_ & 0xFF
+                    buf[dst, _O_SCORE + 1] = (sc_ >> 8) & 0xFF
+                    buf[dst, _O_SCORE + 2] = (sc_ >> 16) & 0xFF
+                    buf[dst, _O_SCORE + 3] = (sc_ >> 24) & 0xFF
+    return n_top if best_n > 0 else n
 
 
-def _scratch(N: int) -> tuple:
+def _scratch(N: int, R: int) -> tuple:
     """Work arrays of the search for an N x N board: the line arrays (LT, BV, MK, CS, HS,
-    LM, WM, AN, word, wbl) and the explicit stack (S = 2N + 8 frames: at most two pushed a
-    square). Allocated once a pack and reused: the search holds the GIL, so calls never
+    LM, WM, AN, word, wbl), the explicit stack (S = 2N + 8 frames: at most two pushed a
+    square), the anchor list (A_line, A_pos, A_ll, A_ord, A_bound) and the per-span bounds
+    of the best-N search (SK, SL: R = rack size + 1 tile counts a side). Allocated once a pack and reused: the search holds the GIL, so calls never
     overlap."""
     S = 2 * N + 8
     i64 = lambda n: np.zeros(n, np.int64)  # noqa: E731
@@ -582,7 +831,15 @@ def _scratch(N: int) -> tuple:
             i64(N), np.zeros(N, np.bool_), i64(N), np.zeros(N, np.bool_))
     frames = (i64(S), i64(S), i64(S), i64(S), np.zeros(S, np.uint64), i64(S), i64(S), i64(S),
               i64(S), i64(S), i64(S), i64(S))
-    return line + frames
+    A = 2 * N * N  # at most one anchor a square and direction
+    anchors = (i64(A), i64(A), i64(A), i64(A), i64(A), np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
+    return line + frames + anchors
+
+
+def _bound_scratch(N: int) -> tuple:
+    """Work arrays of :func:`_bounds` beyond the search's: CAP (N) and RV (the rack's
+    values, at most 64 tiles)."""
+    return np.zeros(N, np.int64), np.zeros(64, np.int64)
 
 
 @njit(cache=True)
@@ -686,6 +943,11 @@ class _Ctx(NamedTuple):
     exchange_min_bag: int
     cap: list  # [moves the output buffer holds]; grows when a position needs more
     scratch: tuple  # the search's work arrays (_scratch)
+    out: list  # [the output buffer, (cap, 56) uint8]: written by every call, copied out
+    cross: list  # [board bytes, cross-checks] of the last board seen (a cache of one)
+    bscratch: tuple  # _bounds' own work arrays
+    keys: list  # [(key codes, flags, completers) of the pack's key set, or None], loaded once
+    blank_max: int  # the most blanks a key holds
 
 
 _CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -719,7 +981,8 @@ def _context(pack) -> _Ctx:
                 ok |= 1 << t
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
-                   spec.exchange_min_bag, [4096], _scratch(N))
+                   spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [np.empty((4096, _REC), np.uint8)],
+                   [None, None], _bound_scratch(N), [], min(spec.blank_count, spec.rack_size))
         _CTX[pack] = ctx
     return ctx
 
@@ -798,22 +1061,124 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
     if err:
         _raise(err, ctx, letters, blanks, r)
-    cc = _cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L) if r.any() else None
-    cap = ctx.cap[0]
+    cc = _cross_cached(ctx, letters, blanks) if r.any() else None
     while True:
-        buf = np.empty((cap, _REC), np.uint8)
+        cap = ctx.cap[0]
+        buf = ctx.out[0]
         n = 0
         if cc is not None:
             n = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                         ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                        ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch)
+                        ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
+                        0, False, np.uint64(0), _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
         n = _extras(buf, n, cap, r, ctx.L, max_exch, bool(exchanges))
         if n <= cap:
             break
-        cap = ctx.cap[0] = max(n, 2 * cap)  # rare: a bigger buffer, kept for the next calls
-    if 2 * n < cap:
-        buf = buf[:n].copy()  # do not keep a mostly empty buffer alive
-    return buf[:n].view(MOVE_DTYPE).reshape(n)
+        ctx.cap[0] = max(n, 2 * cap)  # rare: a bigger buffer, kept for the next calls
+        ctx.out[0] = np.empty((ctx.cap[0], _REC), np.uint8)
+    # the buffer is the context's, rewritten by the next call: the caller gets a copy
+    return buf[:n].copy().view(MOVE_DTYPE).reshape(n)
+
+
+_NO_TOP_SC = np.zeros(1, np.int64)
+_NO_TOP_KEY = np.zeros(1, np.int64)
+
+
+def _cross_cached(ctx: _Ctx, letters, blanks):
+    """Cross-checks of the board (:func:`_cross_impl`), reused when the board is the one
+    of the previous call (an endgame search, a decision and its re-valuations ask for the
+    same board many times). The cached arrays are only read by the search."""
+    key = letters.tobytes() + blanks.tobytes()
+    if ctx.cross[0] != key:
+        ctx.cross[1] = _cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L)
+        ctx.cross[0] = key
+    return ctx.cross[1]
+
+
+def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
+    """(the rack is a septet, the board letters that complete it to an 8-tile word) from
+    the pack's Heuri_3 key set, for the bingo part of :func:`_bounds`. A full rack that is
+    not a key has no 7- or 8-tile bingo. Anything the key set cannot say (no key set, a
+    rack with more blanks than a key holds, a rack that is not full) gives (True, every
+    letter): no pruning."""
+    allow = (True, np.uint64((1 << ctx.L) - 1))
+    if int(r.sum()) != ctx.rack_size or int(r[ctx.L]) > ctx.blank_max:
+        return allow
+    if not ctx.keys:
+        try:
+            ks = pack.keys
+            ctx.keys.append((np.ascontiguousarray(ks.code, np.int64), np.asarray(ks.flags), np.asarray(ks.completers)))
+        except (AttributeError, FileNotFoundError, OSError):
+            ctx.keys.append(None)
+    if ctx.keys[0] is None:
+        return allow
+    code_arr, flags, compl = ctx.keys[0]
+    k = _key_index(code_arr, r)
+    if k < 0:
+        return False, np.uint64(0)
+    f = int(flags[k])
+    return bool(f & 1), np.uint64(int(compl[k]) if f & 2 else 0)
+
+
+@njit(cache=True)
+def _key_index(codes, rack):
+    """Index of the rack's key in the sorted key codes, or -1. The code packs the tiles in
+    ascending order (blank = L last), 6 bits each, the first in the high bits
+    (pipeline.keys.encode)."""
+    code = np.int64(0)
+    for t in range(rack.shape[0]):
+        for _ in range(rack[t]):
+            code = (code << 6) | t
+    lo = 0
+    hi = codes.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < codes.shape[0] and codes[lo] == code else -1
+
+
+def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.ndarray:
+    """The ``n`` highest-scoring placements of a position, as an array of :data:`MOVE_DTYPE`,
+    highest first: exactly ``generate(..., exchanges=False)`` sorted by score (stable, so
+    equal scores keep the generator's order) and cut to ``n`` (fewer when the position has
+    fewer placements; exchanges and the pass are never listed).
+
+    ``pack``, ``letters``, ``blanks``, ``rack``: as :func:`generate`; ``n`` >= 1;
+    ``rules``: a LanguageSpec whose ``bingo_bonus`` replaces the pack's. Most anchors are
+    never walked: each gets an upper bound on its placements' scores (:func:`_bounds`), the
+    anchors are walked by decreasing bound, and the search stops at the first bound below
+    the ``n``-th score found. Raises MoveGenError for a malformed position or ``n`` < 1."""
+    ctx = _CTX.get(pack) or _context(pack)
+    if int(n) < 1:
+        raise MoveGenError(f"generate_best: n must be at least 1, got {n}")
+    n = int(n)
+    letters, blanks = _board(ctx, letters, blanks)
+    r = _rack(ctx, rack)
+    bingo = ctx.bingo if rules is None else int(rules.bingo_bonus)
+    err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
+    if err:
+        _raise(err, ctx, letters, blanks, r)
+    if not r.any():
+        return np.zeros(0, MOVE_DTYPE)
+    cc = _cross_cached(ctx, letters, blanks)
+    sept, compl = _bingo_keys(pack, ctx, r)
+    if ctx.cap[0] < n:
+        ctx.cap[0] = n
+        ctx.out[0] = np.empty((n, _REC), np.uint8)
+    buf = ctx.out[0]
+    top_sc = np.zeros(n, np.int64)
+    top_key = np.zeros(n, np.int64)
+    k = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+                ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
+                ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, ctx.cap[0], *ctx.scratch,
+                n, sept, compl, top_sc, top_key, *ctx.bscratch)
+    if k <= 1:
+        return buf[:k].copy().view(MOVE_DTYPE).reshape(k)
+    order = np.lexsort((top_key[:k], -top_sc[:k]))  # score down, then generation order
+    return buf[order].view(MOVE_DTYPE).reshape(k)
 
 
 def leaves(rack, moves: np.ndarray) -> np.ndarray:

@@ -113,13 +113,18 @@ class GreedyPlayer:
 
     def choose(self, position):
         from .move import Move, Pass
+        from .movegen import generate_best
 
-        recs = position.moves(self.pack, exchanges=False)
-        recs = recs[recs["kind"] == 0]
         self.info = {"endgame": False}
+        if position.over:
+            return Pass()
+        # the first of the top-scoring placements, as greedy_index picks it from the full
+        # list, without listing them all (movegen.generate_best)
+        recs = generate_best(self.pack, position.board.letters, position.board.blanks, position.rack,
+                             n=1, rules=position.spec)
         if len(recs) == 0:
             return Pass()
-        return Move.from_record(recs[greedy_index(recs)], self.pack.spec)
+        return Move.from_record(recs[0], self.pack.spec)
 
 
 class EvaluatorPlayer:
