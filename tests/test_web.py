@@ -212,3 +212,40 @@ def test_serve_command_checks_its_arguments(capsys):
 
     assert main(["serve", "--port", "0"]) == 2
     assert "--port 0" in capsys.readouterr().err
+
+
+def test_threads_get_the_answers_of_one_thread(pack_es):
+    """The server answers from a thread pool and the compiled kernels release the
+    interpreter lock: requests that run at the same time must not share scratch arrays
+    (movegen's per-thread contexts, the leave kernel's per-thread scratch)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    from heuri.bingo import random_board
+    from heuri.board import Board
+    from heuri.cgp import CgpRecord, format_cgp
+    from heuri.web.service import Service
+
+    svc = Service(packs={"es": pack_es})
+    rng = np.random.default_rng(3)
+    spec = pack_es.spec
+    cgps = []
+    while len(cgps) < 12:  # midgame boards, a rack drawn from the tiles left (bench_serve's)
+        letters, blanks = random_board(pack_es, int(rng.integers(8, 15)), rng)
+        board = Board(spec, letters, blanks)
+        bag = np.repeat(np.arange(spec.n_kinds), spec.distribution() - board.tile_counts())
+        if len(bag) >= 14:
+            rack = tuple(int(t) for t in rng.choice(bag, spec.rack_size, replace=False))
+            cgps.append(format_cgp(CgpRecord(board, (rack, None), (150, 150), 0)))
+    jobs = [("best", c) for c in cgps] + [("moves", c) for c in cgps]
+
+    def answer(job):
+        kind, cgp = job
+        return getattr(svc, kind)({"lang": "es", "cgp": cgp, "top": 30})
+
+    alone = [answer(j) for j in jobs]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(answer, jobs * 3))
+    assert together == alone * 3
+    assert sum(len(a.get("rows", a.get("moves", []))) for a in alone) > 300  # real rankings

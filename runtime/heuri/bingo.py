@@ -185,7 +185,7 @@ def cross_checks(pack, letters: np.ndarray):
 
 
 # -- lanes ----------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _popcount(v):
     c = 0
     while v:
@@ -194,7 +194,7 @@ def _popcount(v):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r, centre_c, pos, masks):
     """Is row r, squares s .. s+R-1, a septet lane (R empty squares, both ends empty or off
     the board, every cross-check non-empty, connected: a square with a perpendicular
@@ -221,7 +221,7 @@ def _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r, centre_
     return npos if conn else -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _octet_lane(letters, cc, r, s, R, full, pos, masks):
     """Is row r, squares s .. s+R, an octet lane (exactly one occupied square, both ends
     empty or off the board, every cross-check of the empty squares non-empty)? Returns
@@ -249,7 +249,7 @@ def _octet_lane(letters, cc, r, s, R, full, pos, masks):
     return npos, jpos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _or_row(bits, seen, i, c, kb):
     """bits |= kb[i, c] once per (i, c) (seen (P, L) bool)."""
     if seen[i, c]:
@@ -260,7 +260,7 @@ def _or_row(bits, seen, i, c, kb):
         bits[k] |= row[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run_fit(sb, start, skey, j, c, pos, masks, n_pos, skip, n_letters, bits, new, acc):
     """The words with letter c at position j (a run of ``sb[j]``, the words sorted with
     position j first) that also fit the constrained squares pos/masks (all but index
@@ -312,7 +312,7 @@ def _run_fit(sb, start, skey, j, c, pos, masks, n_pos, skip, n_letters, bits, ne
                 new[key >> 6] |= b
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _kb_lanes(letters, cc, has, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key,
               kb7, kb8, n_letters, centre_r, centre_c, empty_board, bits, new, seen7, seen8):
     """δ of the lanes along rows, two ways. A septet lane with at most one constrained
@@ -389,7 +389,7 @@ def _prefetch(typingctx, arr, i):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _close(bits, new, parents, lev_mask):
     """Blank closure of the keys in ``new`` (all set in ``bits``): every key with blanks
     that has one of them as a child is set too. ``bits`` must be closed but for ``new``
@@ -433,7 +433,7 @@ def _close(bits, new, parents, lev_mask):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _delta_bits(lt_a, cc_a, has_a, lt_d, cc_d, has_d, R, s7_bits, s7_start, s7_key,
                 s8_bits, s8_start, s8_key, kb7, kb8, n_letters, centre_r, centre_c,
                 empty_board, parents, lev_mask, n_keys):

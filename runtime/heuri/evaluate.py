@@ -95,7 +95,7 @@ class Ranking:
         return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
     """Σ (δ' − δ)·val·p(s | L) and Σ (δ' − δ)·p(s | L) over the keys whose δ changes
     between the bitsets ``before`` and ``after`` ((ceil(n/64),) uint64, bit s % 64 of word
@@ -137,7 +137,7 @@ def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
     return de, dp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours):
     """:func:`_delta_sums` and, in the same pass, the opponent's Σ (δ' − δ)·val·p(s | ∅)
     (unnormalised: the caller divides by C(N, R)) over every key whose δ changes, the

@@ -56,6 +56,7 @@ Python threads run one at a time.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import NamedTuple
 
@@ -130,7 +131,7 @@ def _popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _find(g, hw, node, t):
     """Word index of the arc for letter ``t`` out of ``node``, or -1 (``hw``: header words)."""
     if node == 0:
@@ -142,7 +143,7 @@ def _find(g, hw, node, t):
     return node + hw + sep + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_word(g, hw, root, tiles):
     """True when the tile ids ``tiles`` spell a word: the path rev(word) is in the GADDAG."""
     node = root
@@ -162,7 +163,7 @@ def _is_word(g, hw, root, tiles):
     return acc
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _cross_impl(g, hw, root, letters, blanks, values, L):
     """Cross-checks of every square for both directions (see :func:`cross_checks`)."""
     N = letters.shape[0]
@@ -248,7 +249,7 @@ def _cross_impl(g, hw, root, letters, blanks, values, L):
     return mask, csum, has
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _check(letters, blanks, rack, L, rack_size):
     """0 when the position is well formed, else an error code (see generate)."""
     N = letters.shape[0]
@@ -269,7 +270,7 @@ def _check(letters, blanks, rack, L, rack_size):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll):
     """The anchors of a board in generation order: across lines (d = 0) then down lines,
     each left to right (top to bottom). An anchor is an empty square next to a tile (on the
@@ -323,7 +324,7 @@ def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, B
         WM[j] = wmul[r, c]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
             blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
             LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E):
@@ -487,7 +488,7 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
         A_bound[k] = best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
@@ -842,7 +843,7 @@ def _bound_scratch(N: int) -> tuple:
     return np.zeros(N, np.int64), np.zeros(64, np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _extras(buf, n, cap, rack, L, max_exch, with_pass):
     """Exchanges (every distinct sub-multiset of the rack of 1..max_exch tiles, odometer
     over the tile kinds) and the pass, written after the n placements. Returns the new n
@@ -900,7 +901,7 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _leaves(rack, kind, length, tiles, new, blank, L):
     n = kind.shape[0]
     out = np.empty((n, L + 1), np.int64)
@@ -950,7 +951,24 @@ class _Ctx(NamedTuple):
     blank_max: int  # the most blanks a key holds
 
 
-_CTX: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+class _ThreadContexts(threading.local):
+    """The contexts of one thread, by pack (``get``, ``[pack] = ctx``). A context holds the
+    output buffer, the search's scratch arrays and the cross-check cache, which two threads
+    must never share: ``heuri serve`` answers requests from a thread pool, and the compiled
+    kernels release the interpreter lock (``nogil``). The large arrays (word graph, key set)
+    are the pack's memory maps in every thread, not copies."""
+
+    def __init__(self):
+        self.by_pack = weakref.WeakKeyDictionary()
+
+    def get(self, pack):
+        return self.by_pack.get(pack)
+
+    def __setitem__(self, pack, ctx):
+        self.by_pack[pack] = ctx
+
+
+_CTX = _ThreadContexts()
 
 
 def premiums(spec) -> tuple[np.ndarray, np.ndarray]:
@@ -1120,7 +1138,7 @@ def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
     return bool(f & 1), np.uint64(int(compl[k]) if f & 2 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _key_index(codes, rack):
     """Index of the rack's key in the sorted key codes, or -1. The code packs the tiles in
     ascending order (blank = L last), 6 bits each, the first in the high bits

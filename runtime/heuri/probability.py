@@ -29,6 +29,7 @@ few thousand groups), and only the groups are combined with the leaves.
 """
 from __future__ import annotations
 
+import threading
 from math import comb
 
 import numpy as np
@@ -180,17 +181,19 @@ def key_rows(pack) -> np.ndarray:
 
 
 # -- the leave table kernel ------------------------------------------------------------------
-_SCRATCH: dict = {}
+# one scratch pair per thread: the kernel releases the interpreter lock (heuri serve's
+# thread pool runs two at once), and it writes into its scratch
+_SCRATCH = threading.local()
 
 
 def _scratch(size: int):
-    s = _SCRATCH.get("ge")
-    if s is None or len(s) < size:
-        s = _SCRATCH["ge"] = (np.zeros(size, np.float64), np.zeros(size, np.float64))
+    s = getattr(_SCRATCH, "ge", None)
+    if s is None or len(s[0]) < size:
+        s = _SCRATCH.ge = (np.zeros(size, np.float64), np.zeros(size, np.float64))
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
     """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
 
