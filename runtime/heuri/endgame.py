@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from .endgame_kernels import FastGen, build_order, stale_best
 from .errors import HeuriError
 
 _INF = 10 ** 6
@@ -133,21 +134,6 @@ def rack_value(values: np.ndarray, rack: np.ndarray) -> int:
     return int(np.dot(values, rack))
 
 
-@njit(cache=True)
-def _leave_values(rack_val, values, length, tiles, new, blank):
-    """Points left on the rack after each move: the rack's value minus the face values of
-    the new tiles that are not blanks; (n,) int64."""
-    n = length.shape[0]
-    out = np.empty(n, np.int64)
-    for k in range(n):
-        v = rack_val
-        for j in range(length[k]):
-            if new[k, j] and not blank[k, j]:
-                v -= values[tiles[k, j]]
-        out[k] = v
-    return out
-
-
 class _MoveList:
     """The placements of one rack on one board, ordered for the search (going out first,
     then score descending).
@@ -170,14 +156,9 @@ class _MoveList:
         self.n = n = len(recs)
         self.full = True
         self.expanded = False
-        sc = recs["score"].astype(np.int64)
-        out = recs["n_tiles"].astype(np.int64) == int(rack.sum())
-        lvv = _leave_values(rack_value(solver.values, rack), solver.values, recs["length"], recs["tiles"],
-                            recs["new"], recs["blank"]) if n else np.zeros(0, np.int64)
-        self.order = order = np.argsort(-(sc + 100_000 * out), kind="stable")  # going out first, then score
-        self.a_score = sc[order]
-        self.a_out = out[order]
-        self.a_leave = lvv[order]
+        self.order, self.a_score, self.a_out, self.a_leave = build_order(
+            recs["score"], recs["n_tiles"], recs["length"], recs["tiles"], recs["new"], recs["blank"],
+            int(rack.sum()), rack_value(solver.values, rack), solver.values)
         self.a_zero = self.a_score == 0
         self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
 
@@ -287,6 +268,7 @@ class EndgameSearch:
         self._zs = [int(x) for x in rng.integers(0, 2 ** 62, size=64)]
         self._stop = None  # a callable: True asks the search to stop (SIU ``stop``)
         self._rules = self.spec
+        self._gen = FastGen(pack)
         self._reset()
 
     # -- hashing and move lists ---------------------------------------------------------
@@ -296,6 +278,7 @@ class EndgameSearch:
         self._ml_moves = 0
         self._nodes = 0
         self._gens = 0
+        self._stale_cuts = 0
 
     def _rack_hash(self, rack: np.ndarray) -> int:
         return int(np.bitwise_xor.reduce(self.zrack[np.arange(self.L + 1), rack]))
@@ -321,12 +304,9 @@ class EndgameSearch:
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _OutOfBudget
         self._gens += 1
-        from .movegen import generate
-
-        # exchanges=False: placements only (an exchange needs tiles in the bag; the pass is
-        # the search's own child)
-        recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False,
-                        rules=self._rules)
+        # placements only (an exchange needs tiles in the bag; the pass is the search's own
+        # child); the cross-checks of the board are kept by its hash
+        recs = self._gen.generate(self._letters, self._blanks, rack, bh)
         ml = _MoveList(recs, rack, self)
         if self.width is not None and ml.n > self.width:
             keep = max(self.width, int(ml.a_out.sum()))
@@ -352,10 +332,14 @@ class EndgameSearch:
                 raise _OutOfBudget
 
     # -- search ---------------------------------------------------------------------------
-    def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta):
+    def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply=0, st_me=None,
+                 st_opp=None):
         """Value of the position for the player to move (rack ``me``, hash ``rme``, points
         ``vme``) and whether it was proven (no line reached the horizon). ``sl``: scoreless
-        turns so far; ``depth``: placements left before the horizon."""
+        turns so far; ``depth``: placements left before the horizon; ``ply``: turns from
+        the search's start (the stamp of the tiles placed here); ``st_me`` / ``st_opp``:
+        the mover's / the opponent's latest move list on this line and its ply
+        ``(list, ply)`` or None (:func:`heuri.endgame_kernels.stale_best`)."""
         self._tick()
         if depth <= 0:
             return vopp - vme, False
@@ -376,9 +360,26 @@ class EndgameSearch:
                     return v, proven
                 if flag == _UPPER and v <= alpha:
                     return v, proven
+        if depth == 1 and st_me is not None and (bh, rme) not in self._ml:
+            # a placement of the mover's earlier list that this board still allows may
+            # already refute the opponent's move: then no move list is needed here
+            sml, since = st_me
+            raw = sml.raw
+            b, _, bt, _ = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
+                                     raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp,
+                                     since, me, int(me.sum()), vme, self.values, self.L, self.N, vopp,
+                                     sl + 1 >= self.max_scoreless)
+            if bt >= beta:  # a way out (or a game-ending zero): a proven lower bound
+                self._stale_cuts += 1
+                self._tt[key] = (bt, _LOWER, _PROVEN, -2)
+                return bt, True
+            if b >= beta:
+                self._stale_cuts += 1
+                self._tt[key] = (b, _LOWER, 1, -2)
+                return b, False
         ml = self._moves(bh, me, rme)
         if depth == 1:
-            return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta)
+            return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply, st_opp)
         if not ml.expanded:
             ml.expand(self)
         proven = ml.full
@@ -392,12 +393,16 @@ class EndgameSearch:
         order = self._order(ml, tt_move)
         letters = self._letters.ravel()
         blanks = self._blanks.ravel()
+        stamp = self._stamp
+        mine = (ml, ply)
+        ply1 = ply + 1
         for i in order:
             if i == -1:  # the pass
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha)
+                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                            ply1, st_opp, mine)
                     val = -val
             else:
                 s = ml.score[i]
@@ -412,12 +417,14 @@ class EndgameSearch:
                         sq, lt, bl = ml.squares(i)
                         letters[sq] = lt
                         blanks[sq] = bl
+                        stamp[sq] = ply
                         try:
                             cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
-                                                   lv, s_l, depth - 1, s - beta, s - alpha)
+                                                   lv, s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
+                            stamp[sq] = -1
                         val = s - cv
             if val > best:
                 best, best_i, best_proven = val, i, pr
@@ -437,7 +444,7 @@ class EndgameSearch:
         self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
         return best, proven
 
-    def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta):
+    def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply=0, st_opp=None):
         """A node with one placement left before the horizon, valued over its whole move
         list at once (NumPy): a placement that goes out is worth its score + twice the
         opponent's rack (proven); one that ends the game on scoreless turns, its score −
@@ -473,7 +480,7 @@ class EndgameSearch:
             pval, ppr = vopp - vme, False
         else:
             a = max(alpha, best)
-            cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a)
+            cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a, ply + 1, st_opp, (ml, ply))
             pval = -cv
         if pval > best:
             best, best_i = pval, -1
@@ -514,10 +521,14 @@ class EndgameSearch:
             raise EndgameError("the game is over in this position; nothing to search")
         # the position's rules (a CGP's bb and mcnz) over the pack's
         self._rules = position.spec
+        self._gen.rules = position.spec
         self.max_scoreless = int(position.spec.max_scoreless_turns)
         board = position.board
         self._letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
         self._blanks = np.ascontiguousarray(board.blanks, dtype=bool).copy()
+        # the line ply at which each tile was placed (-1: the position's own tiles); see
+        # heuri.endgame_kernels.stale_best
+        self._stamp = np.full(self._letters.size, -1, np.int64)
         me = np.asarray(position.rack, dtype=np.int64).copy()
         opp = np.asarray(position.unseen(), dtype=np.int64).copy()  # bag empty: the opponent's rack
         self._reset()
