@@ -377,6 +377,16 @@ class EndgameSearch:
                 self._stale_cuts += 1
                 self._tt[key] = (b, _LOWER, 1, -2)
                 return b, False
+        elif depth > 1 and st_me is not None and (ent is None or ent[3] == -2) and (bh, rme) not in self._ml:
+            # an interior node met for the first time: the best placement of the mover's
+            # earlier list that this board still allows is searched before any move list is
+            # made here; when it refutes the opponent's move, none is needed
+            got = self._stale_first(bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp)
+            if got is not None:
+                val, pr = got
+                self._stale_cuts += 1
+                self._tt[key] = (val, _LOWER, _PROVEN if pr else depth, -2)
+                return val, pr
         ml = self._moves(bh, me, rme)
         if depth == 1:
             return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply, st_opp)
@@ -443,6 +453,59 @@ class EndgameSearch:
             flag = _EXACT
         self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
         return best, proven
+
+    def _stale_first(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp):
+        """Search the best placement of the mover's earlier list ``st_me`` that the board
+        still allows (:func:`heuri.endgame_kernels.stale_best`); ``(value, proven)`` when
+        it reaches ``beta`` (a lower bound of the node), else None."""
+        sml, since = st_me
+        raw = sml.raw
+        ends = sl + 1 >= self.max_scoreless
+        b, kb, bt, kt = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
+                                   raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp, since,
+                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends)
+        if kt >= 0 and bt >= beta:
+            return bt, True
+        if kb < 0:
+            return None
+        rec = raw[sml.order[kb]]
+        s = int(rec["score"])
+        across = bool(rec["across"])
+        r0, c0 = int(rec["row"]), int(rec["col"])
+        sq, lt, bl = [], [], []
+        lv = me.copy()
+        dh = 0
+        tv = 0
+        for j in range(int(rec["length"])):
+            if not rec["new"][j]:
+                continue
+            f = (r0 + (0 if across else j)) * self.N + c0 + (j if across else 0)
+            x, blank = int(rec["tiles"][j]), bool(rec["blank"][j])
+            sq.append(f)
+            lt.append(x)
+            bl.append(blank)
+            dh ^= int(self.zboard[(f * self.L + x) * 2 + blank])
+            lv[self.L if blank else x] -= 1
+            tv += 0 if blank else int(self.values[x])
+        lval = vme - tv
+        s_l = sl + 1 if s == 0 else 0
+        if not lv.any():
+            return None  # a way out below beta: the full list decides
+        if s_l >= self.max_scoreless:
+            return None
+        letters, blanks, stamp = self._letters.ravel(), self._blanks.ravel(), self._stamp
+        letters[sq] = lt
+        blanks[sq] = bl
+        stamp[sq] = ply
+        try:
+            cv, pr = self._negamax(bh ^ dh, opp, ropp, vopp, lv, self._rack_hash(lv), lval, s_l, depth - 1,
+                                   s - beta, s - alpha, ply + 1, st_opp, st_me)
+        finally:
+            letters[sq] = -1
+            blanks[sq] = False
+            stamp[sq] = -1
+        val = s - cv
+        return (val, pr) if val >= beta else None
 
     def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply=0, st_opp=None):
         """A node with one placement left before the horizon, valued over its whole move
@@ -546,9 +609,14 @@ class EndgameSearch:
         found = None
         stopped = False
         n_tiles = int(args[1].sum() + args[4].sum())
+        st_opp = None
         for depth in range(1, min(self.max_depth, n_tiles) + 1):
             try:
-                val, proven = self._negamax(*args, depth, -_INF, _INF)
+                if depth > 1 and st_opp is None:
+                    # the opponent's move list on the root board: the first replies tried
+                    # against each root move (stale_best), before any list is made there
+                    st_opp = (self._moves(args[0], args[4], args[5]), 0)
+                val, proven = self._negamax(*args, depth, -_INF, _INF, 0, None, st_opp)
             except _OutOfBudget:
                 stopped = True
                 break
