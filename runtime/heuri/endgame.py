@@ -609,18 +609,22 @@ class EndgameSearch:
         found = None
         stopped = False
         n_tiles = int(args[1].sum() + args[4].sum())
-        st_opp = None
+        st_opp = self._root_st_opp = None
+        self._walk = None
         for depth in range(1, min(self.max_depth, n_tiles) + 1):
             try:
                 if depth > 1 and st_opp is None:
                     # the opponent's move list on the root board: the first replies tried
                     # against each root move (stale_best), before any list is made there
-                    st_opp = (self._moves(args[0], args[4], args[5]), 0)
+                    st_opp = self._root_st_opp = (self._moves(args[0], args[4], args[5]), 0)
                 val, proven = self._negamax(*args, depth, -_INF, _INF, 0, None, st_opp)
             except _OutOfBudget:
                 stopped = True
                 break
             found = (val, depth, proven)
+            # the principal variation now, while the table holds this iteration's values
+            # (a deeper iteration stopped by a limit leaves values the walk cannot match)
+            self._walk = (self._pv(args, val, depth, st_opp=st_opp), self._pv_first)
             if on_depth is not None:
                 on_depth(val, depth, proven)
             if proven:
@@ -629,16 +633,19 @@ class EndgameSearch:
             return None
         return found + (stopped,)
 
-    def _child(self, args, ml, i, depth):
+    def _child(self, args, ml, i, depth, ply=0, st_opp=None):
         """Value of root-like node ``args``'s child ``i`` (-1: the pass) against a full
         window at ``depth``: ``(value, proven, child_args)``, child_args None when the
-        move ends the game or reaches the horizon. The board is left as it was."""
+        move ends the game or reaches the horizon. The board is left as it was. ``ply``,
+        ``st_opp``: the node's ply and the opponent's latest list on the line (as in
+        :meth:`_negamax`)."""
         bh, me, rme, vme, opp, ropp, vopp, sl = args
+        mine = (ml, ply)
         if i == -1:
             if sl + 1 >= self.max_scoreless:
                 return vopp - vme, True, None
             nxt = (bh, opp, ropp, vopp, me, rme, vme, sl + 1)
-            cv, pr = self._negamax(*nxt, depth, -_INF, _INF)
+            cv, pr = self._negamax(*nxt, depth, -_INF, _INF, ply + 1, st_opp, mine)
             return -cv, pr, nxt
         s = ml.score[i]
         s_l = sl + 1 if s == 0 else 0
@@ -650,9 +657,9 @@ class EndgameSearch:
         if depth == 1:
             return s + vopp - lv, False, None
         nxt = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l)
-        self._place(ml, i)
+        self._place(ml, i, ply)
         try:
-            cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF)
+            cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF, ply + 1, st_opp, mine)
         finally:
             self._unplace(ml, i)
         return s - cv, pr, nxt
@@ -709,10 +716,11 @@ class EndgameSearch:
                 self._unplace(ml, i)
         return line
 
-    def _pv(self, args, value, depth, limit: int = 60) -> list:
+    def _pv(self, args, value, depth, limit: int = 60, ply=0, st_me=None, st_opp=None) -> list:
         """The principal variation from node ``args`` of value ``value`` at ``depth``:
         repeatedly the first child (table move first) whose value equals the node's;
-        MOVE_DTYPE records, None for a pass. Ends at the end of the game or the horizon."""
+        MOVE_DTYPE records, None for a pass. Ends at the end of the game or the horizon.
+        ``ply``, ``st_me``, ``st_opp``: as in :meth:`_negamax`."""
         line: list = []
         undo: list = []
         self._pv_first = -2
@@ -725,7 +733,7 @@ class EndgameSearch:
                     ent = self._tt.get((bh, rme, args[5], args[7]))
                     chosen = None
                     for i in self._order(ml, ent[3] if ent is not None else -2):
-                        val, _, nxt = self._child(args, ml, i, depth)
+                        val, _, nxt = self._child(args, ml, i, depth, ply, st_opp)
                         if val == value:
                             chosen = (i, nxt)
                             break
@@ -738,11 +746,13 @@ class EndgameSearch:
                     if nxt is None:
                         break
                     if i >= 0:
-                        self._place(ml, i)
+                        self._place(ml, i, ply)
                         undo.append((ml, i))
                         depth -= 1
                     value = (ml.score[i] if i >= 0 else 0) - value
                     args = nxt
+                    st_me, st_opp = st_opp, (ml, ply)
+                    ply += 1
             except _OutOfBudget:
                 line = None
             finally:
@@ -754,15 +764,17 @@ class EndgameSearch:
             self._pv_first = ent[3] if ent is not None else -2
         return line
 
-    def _place(self, ml, i):
+    def _place(self, ml, i, ply=-1):
         sq, lt, bl = ml.squares(i)
         self._letters.ravel()[sq] = lt
         self._blanks.ravel()[sq] = bl
+        self._stamp[sq] = ply
 
     def _unplace(self, ml, i):
         sq = ml.squares(i)[0]
         self._letters.ravel()[sq] = -1
         self._blanks.ravel()[sq] = False
+        self._stamp[sq] = -1
 
     def _moves_of(self, recs) -> list:
         from .move import Move, Pass
@@ -782,8 +794,7 @@ class EndgameSearch:
         if found is None:
             return None
         val, depth, exact, stopped = found
-        recs = self._pv(args, val, depth)
-        self._root_first = self._pv_first
+        recs, self._root_first = self._walk
         if not recs:  # the walk found no child of the value (cannot happen when exact): the table's move
             ent = self._tt.get((args[0], args[2], args[5], args[7]))
             i = ent[3] if ent is not None else -1
@@ -816,17 +827,18 @@ class EndgameSearch:
             picks = [first] + [k for k in self._order(ml, -2) if k != first]
             for k in picks[:top]:
                 try:
-                    val, pr, nxt = self._child(args, ml, k, res.depth)
+                    val, pr, nxt = self._child(args, ml, k, res.depth, 0, self._root_st_opp)
                 except _OutOfBudget:  # the table stops at the moves valued within the limits
                     break
                 rec = None if k == -1 else ml.rec(k)
                 line = [rec]
                 if nxt is not None:
                     if k >= 0:
-                        self._place(ml, k)
+                        self._place(ml, k, 0)
                     try:
                         line += self._pv(nxt, (ml.score[k] if k >= 0 else 0) - val,
-                                         res.depth - (1 if k >= 0 else 0))
+                                         res.depth - (1 if k >= 0 else 0), ply=1, st_me=self._root_st_opp,
+                                         st_opp=(ml, 0))
                     finally:
                         if k >= 0:
                             self._unplace(ml, k)
