@@ -19,11 +19,20 @@ generator):
   is bounded by the scoreless-turn limit, so every line ends), the best move of the previous
   iteration (stored in the table) tried first, then the top-scoring move that goes out (the
   only way out worth trying), then by score;
-- the move list of a (board, rack) is generated once (:func:`heuri.movegen.generate`) and
-  kept with everything the search needs per move (score, leave, hash change), so deeper
+- the move list of a (board, rack) is generated once (the move generator's compiled walk,
+  with the board's cross-checks kept by board hash: :class:`heuri.endgame_kernels.FastGen`)
+  and kept with everything the search needs per move (score, leave, hash change), so deeper
   iterations and transpositions reuse it; the board is updated in place and restored. A
   node without a table entry tries the pass first: it keeps the board, so its subtree
-  mostly reuses move lists already made and gives an alpha bound cheaply.
+  mostly reuses move lists already made and gives an alpha bound cheaply;
+- most nodes need no move list of their own (the scheme of Macondo's and MAGPIE's reuse of
+  the parent's moves): a placement from the player's previous list on the line (two plies
+  up; for the opponent's first turn, its list on the root board) is still legal, with the
+  same score, when no tile placed since touches its footprint and the rack still holds its
+  tiles (:func:`heuri.endgame_kernels.stale_best`). At a node met for the first time the
+  best such placement is tried first; when it refutes the move that led there (value ≥
+  beta) the node is cut without calling the move generator. Values are unchanged: a cut
+  needs only one legal move worth beta, and a node that is not cut makes its full list.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
 to the end of the game (the spec's rules, ``../shared/RULES.md``):
