@@ -3,6 +3,7 @@ bag-empty endgames met in self-play.
 
     python benchmarks/bench_endgame.py [--lang es en] [--games 200] [--engine heuri3-noend]
                                        [--seed 1] [--nodes 1000000] [--time 30] [--save FILE]
+                                       [--load FILE] [--first N] [--rows FILE]
 
 For each language, plays ``--games`` self-play games of ``--engine`` against itself (seeds
 ``seed, seed+1, ...``) up to the first position with an empty bag and both racks non-empty
@@ -11,7 +12,10 @@ as a match player meets them), then solves each with :class:`heuri.endgame.Endga
 under ``--nodes`` visited positions and ``--time`` seconds. Prints, per language: endgames,
 share proved exact, median / p90 / max seconds, median nodes and generations, the depth
 (placements) reached, and the tiles on both racks. ``--save`` writes the endgames as CGP
-lines (one a line, the language first) for re-runs (``--load``).
+lines (one a line, the language first) for re-runs (``--load``; ``--first N``: only the first
+N of each language). ``--rows`` writes one line per endgame (language, tiles on the racks,
+seconds, exact, depth, value, move, CGP), tab-separated, for comparisons (MAGPIE:
+``benchmarks/compare_magpie_endgame.py``).
 """
 from __future__ import annotations
 
@@ -56,6 +60,8 @@ def main() -> int:
     ap.add_argument("--every", action="store_true", help="every bag-empty position of the games, not just the first")
     ap.add_argument("--save", default=None)
     ap.add_argument("--load", default=None)
+    ap.add_argument("--first", type=int, default=None, help="only the first N endgames of each language")
+    ap.add_argument("--rows", default=None, help="write one tab-separated line per endgame to this file")
     a = ap.parse_args()
 
     import heuri
@@ -63,6 +69,7 @@ def main() -> int:
     from heuri.game import Position
 
     saved = []
+    rows = open(a.rows, "w", encoding="utf-8") if a.rows else None
     loaded: dict = {}
     if a.load:
         for line in open(a.load, encoding="utf-8"):
@@ -73,6 +80,8 @@ def main() -> int:
     for lang in a.lang:
         pack = heuri.load_pack(lang)
         cgps = loaded.get(lang) if a.load else endgames(pack, a.engine, a.games, a.seed, a.every)
+        if a.first is not None:
+            cgps = cgps[:a.first]
         saved += [(lang, c) for c in cgps]
         solver = EndgameSearch(pack, max_nodes=a.nodes, max_generations=a.nodes, time_limit=a.time)
         solver.search(Position.from_cgp(cgps[0], pack.spec))  # compile / load the numba cache
@@ -83,6 +92,10 @@ def main() -> int:
             r = solver.search(pos)
             secs.append(time.perf_counter() - t0)
             tiles.append(int(pos.racks[0].sum() + pos.racks[1].sum()))
+            if rows is not None:
+                rows.write(f"{lang}\t{tiles[-1]}\t{secs[-1]:.3f}\t{bool(r and r.exact)}\t{r.depth if r else 0}\t"
+                           f"{r.value if r else ''}\t{r.move.gcg(pack.spec) if r else ''}\t{c}\n")
+                rows.flush()
             if r is None:
                 continue
             exact += r.exact

@@ -253,3 +253,94 @@ def test_cli_endgame_table_and_errors(pack_en, capsys):
     assert main(["endgame", "--lang", "en", "--cgp", cgp]) == 2
     assert capsys.readouterr().err.strip() == ("heuri: error: endgame search needs an empty bag; "
                                                "the bag holds 86 tiles")
+
+
+def _fields(rec):
+    """A move record's fields (its bytes include an alignment pad)."""
+    return tuple(np.asarray(rec[f]).tobytes() for f in rec.dtype.names)
+
+
+def _full_rack_endgame(pack, seed):
+    g = GreedyPlayer(pack)
+    game = Game(pack.spec, seed=seed)
+    while game.position.bag_size > 0:
+        game.play(g.choose(game.position))
+    return game.position
+
+
+def test_fast_generation_lists_what_generate_lists(pack_es):
+    """The solver's generator (cross-checks kept by board hash, heuri.endgame_kernels.FastGen)
+    takes its compiled fast path and lists exactly the placements of heuri.movegen.generate,
+    on a real Spanish endgame board and after each of its five top-scoring moves."""
+    from heuri.endgame_kernels import FastGen
+    from heuri.movegen import generate
+
+    pos = _full_rack_endgame(pack_es, 3)
+    fg = FastGen(pack_es, pos.spec)
+    recs = pos.moves(pack_es, exchanges=False)
+    tops = recs[recs["kind"] == 0]
+    tops = tops[np.argsort(-tops["score"], kind="stable")[:5]]
+    boards = [pos] + [pos.after(Move.from_record(r, pack_es.spec)) for r in tops]
+    for k, p in enumerate(boards):
+        letters = np.ascontiguousarray(p.board.letters, np.int8)
+        blanks = np.ascontiguousarray(p.board.blanks, bool)
+        for rack in (np.asarray(p.racks[0], np.int64), np.asarray(p.racks[1], np.int64)):
+            want = generate(pack_es, letters, blanks, rack, bag_size=0, exchanges=False, rules=p.spec)
+            for _ in range(2):  # the second call reads the kept cross-checks
+                got = fg.generate(letters, blanks, rack, bh=k)
+                assert len(got) == len(want) and all((got[f] == want[f]).all() for f in want.dtype.names)
+    assert fg.fast, "FastGen fell back to generate: heuri.movegen's internals changed"
+
+
+def test_stale_placements_are_legal_with_their_score(pack_en):
+    """stale_best on the move list of an earlier board of the line returns a placement the
+    later board still allows with the same score (it is in the full list of the later
+    board), and never a value above the later board's best: over every pair of a top-10
+    move and the opponent's top-10 reply of a real English endgame."""
+    from heuri.endgame import EndgameSearch
+    from heuri.endgame_kernels import stale_best
+
+    pos = _full_rack_endgame(pack_en, 5)
+    es = EndgameSearch(pack_en)
+    es._setup(pos)
+    values, L, N = es.values, es.L, es.N
+    me, opp = np.asarray(pos.racks[pos.to_move], np.int64), np.asarray(pos.racks[1 - pos.to_move], np.int64)
+
+    def listed(p, rack):
+        recs = p.moves(pack_en, exchanges=False)
+        return recs[recs["kind"] == 0]
+
+    l0 = listed(pos, me)
+    order = np.argsort(-l0["score"], kind="stable")
+    checked = 0
+    for r1 in l0[order[:10]]:
+        p1 = pos.after(Move.from_record(r1, pack_en.spec))
+        if p1.over:
+            continue
+        l1 = listed(p1, opp)
+        for r2 in l1[np.argsort(-l1["score"], kind="stable")[:10]]:
+            p2 = p1.after(Move.from_record(r2, pack_en.spec))
+            if p2.over:
+                continue
+            letters = np.ascontiguousarray(p2.board.letters, np.int8).ravel()
+            stamp = np.where(letters >= 0, 0, -1).astype(np.int64)
+            stamp[np.ascontiguousarray(pos.board.letters).ravel() >= 0] = -1  # older than the list
+            rack = np.asarray(p2.racks[pos.to_move], np.int64)
+            vopp = int(values @ np.asarray(p2.racks[1 - pos.to_move], np.int64))
+            b, k, _, _ = stale_best(order, l0["row"], l0["col"], l0["across"], l0["length"], l0["tiles"],
+                                    l0["new"], l0["blank"], l0["score"], letters, stamp, 0, rack,
+                                    int(rack.sum()), int(values @ rack), values, L, N, vopp, False)
+            full = listed(p2, rack)
+            tv = [sum(int(values[t]) for t, n, bl in zip(x["tiles"], x["new"], x["blank"]) if n and not bl)
+                  for x in full]
+            best_full = max(int(x["score"]) + (2 * vopp if x["n_tiles"] == rack.sum()
+                                               else vopp - (int(values @ rack) - v)) for x, v in zip(full, tv))
+            assert b <= best_full
+            if k < 0:
+                continue
+            m = l0[order[k]]
+            same = full[(full["row"] == m["row"]) & (full["col"] == m["col"]) & (full["across"] == m["across"])
+                        & (full["length"] == m["length"])]
+            assert any(_fields(x) == _fields(m) for x in same), "a stale placement the board no longer allows"
+            checked += 1
+    assert checked >= 20

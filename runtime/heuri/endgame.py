@@ -19,11 +19,20 @@ generator):
   is bounded by the scoreless-turn limit, so every line ends), the best move of the previous
   iteration (stored in the table) tried first, then the top-scoring move that goes out (the
   only way out worth trying), then by score;
-- the move list of a (board, rack) is generated once (:func:`heuri.movegen.generate`) and
-  kept with everything the search needs per move (score, leave, hash change), so deeper
+- the move list of a (board, rack) is generated once (the move generator's compiled walk,
+  with the board's cross-checks kept by board hash: :class:`heuri.endgame_kernels.FastGen`)
+  and kept with everything the search needs per move (score, leave, hash change), so deeper
   iterations and transpositions reuse it; the board is updated in place and restored. A
   node without a table entry tries the pass first: it keeps the board, so its subtree
-  mostly reuses move lists already made and gives an alpha bound cheaply.
+  mostly reuses move lists already made and gives an alpha bound cheaply;
+- most nodes need no move list of their own (the scheme of Macondo's and MAGPIE's reuse of
+  the parent's moves): a placement from the player's previous list on the line (two plies
+  up; for the opponent's first turn, its list on the root board) is still legal, with the
+  same score, when no tile placed since touches its footprint and the rack still holds its
+  tiles (:func:`heuri.endgame_kernels.stale_best`). At a node met for the first time the
+  best such placement is tried first; when it refutes the move that led there (value ≥
+  beta) the node is cut without calling the move generator. Values are unchanged: a cut
+  needs only one legal move worth beta, and a node that is not cut makes its full list.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
 to the end of the game (the spec's rules, ``../shared/RULES.md``):
@@ -59,6 +68,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from .endgame_kernels import FastGen, build_order, stale_best
 from .errors import HeuriError
 
 _INF = 10 ** 6
@@ -133,21 +143,6 @@ def rack_value(values: np.ndarray, rack: np.ndarray) -> int:
     return int(np.dot(values, rack))
 
 
-@njit(cache=True)
-def _leave_values(rack_val, values, length, tiles, new, blank):
-    """Points left on the rack after each move: the rack's value minus the face values of
-    the new tiles that are not blanks; (n,) int64."""
-    n = length.shape[0]
-    out = np.empty(n, np.int64)
-    for k in range(n):
-        v = rack_val
-        for j in range(length[k]):
-            if new[k, j] and not blank[k, j]:
-                v -= values[tiles[k, j]]
-        out[k] = v
-    return out
-
-
 class _MoveList:
     """The placements of one rack on one board, ordered for the search (going out first,
     then score descending).
@@ -170,14 +165,9 @@ class _MoveList:
         self.n = n = len(recs)
         self.full = True
         self.expanded = False
-        sc = recs["score"].astype(np.int64)
-        out = recs["n_tiles"].astype(np.int64) == int(rack.sum())
-        lvv = _leave_values(rack_value(solver.values, rack), solver.values, recs["length"], recs["tiles"],
-                            recs["new"], recs["blank"]) if n else np.zeros(0, np.int64)
-        self.order = order = np.argsort(-(sc + 100_000 * out), kind="stable")  # going out first, then score
-        self.a_score = sc[order]
-        self.a_out = out[order]
-        self.a_leave = lvv[order]
+        self.order, self.a_score, self.a_out, self.a_leave = build_order(
+            recs["score"], recs["n_tiles"], recs["length"], recs["tiles"], recs["new"], recs["blank"],
+            int(rack.sum()), rack_value(solver.values, rack), solver.values)
         self.a_zero = self.a_score == 0
         self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
 
@@ -287,6 +277,7 @@ class EndgameSearch:
         self._zs = [int(x) for x in rng.integers(0, 2 ** 62, size=64)]
         self._stop = None  # a callable: True asks the search to stop (SIU ``stop``)
         self._rules = self.spec
+        self._gen = FastGen(pack)
         self._reset()
 
     # -- hashing and move lists ---------------------------------------------------------
@@ -296,6 +287,7 @@ class EndgameSearch:
         self._ml_moves = 0
         self._nodes = 0
         self._gens = 0
+        self._stale_cuts = 0
 
     def _rack_hash(self, rack: np.ndarray) -> int:
         return int(np.bitwise_xor.reduce(self.zrack[np.arange(self.L + 1), rack]))
@@ -321,12 +313,9 @@ class EndgameSearch:
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise _OutOfBudget
         self._gens += 1
-        from .movegen import generate
-
-        # exchanges=False: placements only (an exchange needs tiles in the bag; the pass is
-        # the search's own child)
-        recs = generate(self.pack, self._letters, self._blanks, rack, bag_size=0, exchanges=False,
-                        rules=self._rules)
+        # placements only (an exchange needs tiles in the bag; the pass is the search's own
+        # child); the cross-checks of the board are kept by its hash
+        recs = self._gen.generate(self._letters, self._blanks, rack, bh)
         ml = _MoveList(recs, rack, self)
         if self.width is not None and ml.n > self.width:
             keep = max(self.width, int(ml.a_out.sum()))
@@ -352,10 +341,14 @@ class EndgameSearch:
                 raise _OutOfBudget
 
     # -- search ---------------------------------------------------------------------------
-    def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta):
+    def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply=0, st_me=None,
+                 st_opp=None):
         """Value of the position for the player to move (rack ``me``, hash ``rme``, points
         ``vme``) and whether it was proven (no line reached the horizon). ``sl``: scoreless
-        turns so far; ``depth``: placements left before the horizon."""
+        turns so far; ``depth``: placements left before the horizon; ``ply``: turns from
+        the search's start (the stamp of the tiles placed here); ``st_me`` / ``st_opp``:
+        the mover's / the opponent's latest move list on this line and its ply
+        ``(list, ply)`` or None (:func:`heuri.endgame_kernels.stale_best`)."""
         self._tick()
         if depth <= 0:
             return vopp - vme, False
@@ -376,9 +369,36 @@ class EndgameSearch:
                     return v, proven
                 if flag == _UPPER and v <= alpha:
                     return v, proven
+        if depth == 1 and st_me is not None and (bh, rme) not in self._ml:
+            # a placement of the mover's earlier list that this board still allows may
+            # already refute the opponent's move: then no move list is needed here
+            sml, since = st_me
+            raw = sml.raw
+            b, _, bt, _ = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
+                                     raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp,
+                                     since, me, int(me.sum()), vme, self.values, self.L, self.N, vopp,
+                                     sl + 1 >= self.max_scoreless)
+            if bt >= beta:  # a way out (or a game-ending zero): a proven lower bound
+                self._stale_cuts += 1
+                self._tt[key] = (bt, _LOWER, _PROVEN, -2)
+                return bt, True
+            if b >= beta:
+                self._stale_cuts += 1
+                self._tt[key] = (b, _LOWER, 1, -2)
+                return b, False
+        elif depth > 1 and st_me is not None and (ent is None or ent[3] == -2) and (bh, rme) not in self._ml:
+            # an interior node met for the first time: the best placement of the mover's
+            # earlier list that this board still allows is searched before any move list is
+            # made here; when it refutes the opponent's move, none is needed
+            got = self._stale_first(bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp)
+            if got is not None:
+                val, pr = got
+                self._stale_cuts += 1
+                self._tt[key] = (val, _LOWER, _PROVEN if pr else depth, -2)
+                return val, pr
         ml = self._moves(bh, me, rme)
         if depth == 1:
-            return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta)
+            return self._last_ply(key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply, st_opp)
         if not ml.expanded:
             ml.expand(self)
         proven = ml.full
@@ -392,12 +412,16 @@ class EndgameSearch:
         order = self._order(ml, tt_move)
         letters = self._letters.ravel()
         blanks = self._blanks.ravel()
+        stamp = self._stamp
+        mine = (ml, ply)
+        ply1 = ply + 1
         for i in order:
             if i == -1:  # the pass
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha)
+                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                            ply1, st_opp, mine)
                     val = -val
             else:
                 s = ml.score[i]
@@ -412,12 +436,14 @@ class EndgameSearch:
                         sq, lt, bl = ml.squares(i)
                         letters[sq] = lt
                         blanks[sq] = bl
+                        stamp[sq] = ply
                         try:
                             cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
-                                                   lv, s_l, depth - 1, s - beta, s - alpha)
+                                                   lv, s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
+                            stamp[sq] = -1
                         val = s - cv
             if val > best:
                 best, best_i, best_proven = val, i, pr
@@ -437,7 +463,60 @@ class EndgameSearch:
         self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
         return best, proven
 
-    def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta):
+    def _stale_first(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp):
+        """Search the best placement of the mover's earlier list ``st_me`` that the board
+        still allows (:func:`heuri.endgame_kernels.stale_best`); ``(value, proven)`` when
+        it reaches ``beta`` (a lower bound of the node), else None."""
+        sml, since = st_me
+        raw = sml.raw
+        ends = sl + 1 >= self.max_scoreless
+        b, kb, bt, kt = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
+                                   raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp, since,
+                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends)
+        if kt >= 0 and bt >= beta:
+            return bt, True
+        if kb < 0:
+            return None
+        rec = raw[sml.order[kb]]
+        s = int(rec["score"])
+        across = bool(rec["across"])
+        r0, c0 = int(rec["row"]), int(rec["col"])
+        sq, lt, bl = [], [], []
+        lv = me.copy()
+        dh = 0
+        tv = 0
+        for j in range(int(rec["length"])):
+            if not rec["new"][j]:
+                continue
+            f = (r0 + (0 if across else j)) * self.N + c0 + (j if across else 0)
+            x, blank = int(rec["tiles"][j]), bool(rec["blank"][j])
+            sq.append(f)
+            lt.append(x)
+            bl.append(blank)
+            dh ^= int(self.zboard[(f * self.L + x) * 2 + blank])
+            lv[self.L if blank else x] -= 1
+            tv += 0 if blank else int(self.values[x])
+        lval = vme - tv
+        s_l = sl + 1 if s == 0 else 0
+        if not lv.any():
+            return None  # a way out below beta: the full list decides
+        if s_l >= self.max_scoreless:
+            return None
+        letters, blanks, stamp = self._letters.ravel(), self._blanks.ravel(), self._stamp
+        letters[sq] = lt
+        blanks[sq] = bl
+        stamp[sq] = ply
+        try:
+            cv, pr = self._negamax(bh ^ dh, opp, ropp, vopp, lv, self._rack_hash(lv), lval, s_l, depth - 1,
+                                   s - beta, s - alpha, ply + 1, st_opp, st_me)
+        finally:
+            letters[sq] = -1
+            blanks[sq] = False
+            stamp[sq] = -1
+        val = s - cv
+        return (val, pr) if val >= beta else None
+
+    def _last_ply(self, key, ml, bh, me, rme, vme, opp, ropp, vopp, sl, alpha, beta, ply=0, st_opp=None):
         """A node with one placement left before the horizon, valued over its whole move
         list at once (NumPy): a placement that goes out is worth its score + twice the
         opponent's rack (proven); one that ends the game on scoreless turns, its score −
@@ -473,7 +552,7 @@ class EndgameSearch:
             pval, ppr = vopp - vme, False
         else:
             a = max(alpha, best)
-            cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a)
+            cv, ppr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, 1, -beta, -a, ply + 1, st_opp, (ml, ply))
             pval = -cv
         if pval > best:
             best, best_i = pval, -1
@@ -514,10 +593,14 @@ class EndgameSearch:
             raise EndgameError("the game is over in this position; nothing to search")
         # the position's rules (a CGP's bb and mcnz) over the pack's
         self._rules = position.spec
+        self._gen.rules = position.spec
         self.max_scoreless = int(position.spec.max_scoreless_turns)
         board = position.board
         self._letters = np.ascontiguousarray(board.letters, dtype=np.int8).copy()
         self._blanks = np.ascontiguousarray(board.blanks, dtype=bool).copy()
+        # the line ply at which each tile was placed (-1: the position's own tiles); see
+        # heuri.endgame_kernels.stale_best
+        self._stamp = np.full(self._letters.size, -1, np.int64)
         me = np.asarray(position.rack, dtype=np.int64).copy()
         opp = np.asarray(position.unseen(), dtype=np.int64).copy()  # bag empty: the opponent's rack
         self._reset()
@@ -535,13 +618,22 @@ class EndgameSearch:
         found = None
         stopped = False
         n_tiles = int(args[1].sum() + args[4].sum())
+        st_opp = self._root_st_opp = None
+        self._walk = None
         for depth in range(1, min(self.max_depth, n_tiles) + 1):
             try:
-                val, proven = self._negamax(*args, depth, -_INF, _INF)
+                if depth > 1 and st_opp is None:
+                    # the opponent's move list on the root board: the first replies tried
+                    # against each root move (stale_best), before any list is made there
+                    st_opp = self._root_st_opp = (self._moves(args[0], args[4], args[5]), 0)
+                val, proven = self._negamax(*args, depth, -_INF, _INF, 0, None, st_opp)
             except _OutOfBudget:
                 stopped = True
                 break
             found = (val, depth, proven)
+            # the principal variation now, while the table holds this iteration's values
+            # (a deeper iteration stopped by a limit leaves values the walk cannot match)
+            self._walk = (self._pv(args, val, depth, st_opp=st_opp), self._pv_first)
             if on_depth is not None:
                 on_depth(val, depth, proven)
             if proven:
@@ -550,16 +642,19 @@ class EndgameSearch:
             return None
         return found + (stopped,)
 
-    def _child(self, args, ml, i, depth):
+    def _child(self, args, ml, i, depth, ply=0, st_opp=None):
         """Value of root-like node ``args``'s child ``i`` (-1: the pass) against a full
         window at ``depth``: ``(value, proven, child_args)``, child_args None when the
-        move ends the game or reaches the horizon. The board is left as it was."""
+        move ends the game or reaches the horizon. The board is left as it was. ``ply``,
+        ``st_opp``: the node's ply and the opponent's latest list on the line (as in
+        :meth:`_negamax`)."""
         bh, me, rme, vme, opp, ropp, vopp, sl = args
+        mine = (ml, ply)
         if i == -1:
             if sl + 1 >= self.max_scoreless:
                 return vopp - vme, True, None
             nxt = (bh, opp, ropp, vopp, me, rme, vme, sl + 1)
-            cv, pr = self._negamax(*nxt, depth, -_INF, _INF)
+            cv, pr = self._negamax(*nxt, depth, -_INF, _INF, ply + 1, st_opp, mine)
             return -cv, pr, nxt
         s = ml.score[i]
         s_l = sl + 1 if s == 0 else 0
@@ -571,9 +666,9 @@ class EndgameSearch:
         if depth == 1:
             return s + vopp - lv, False, None
         nxt = (bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l)
-        self._place(ml, i)
+        self._place(ml, i, ply)
         try:
-            cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF)
+            cv, pr = self._negamax(*nxt, depth - 1, -_INF, _INF, ply + 1, st_opp, mine)
         finally:
             self._unplace(ml, i)
         return s - cv, pr, nxt
@@ -630,10 +725,11 @@ class EndgameSearch:
                 self._unplace(ml, i)
         return line
 
-    def _pv(self, args, value, depth, limit: int = 60) -> list:
+    def _pv(self, args, value, depth, limit: int = 60, ply=0, st_me=None, st_opp=None) -> list:
         """The principal variation from node ``args`` of value ``value`` at ``depth``:
         repeatedly the first child (table move first) whose value equals the node's;
-        MOVE_DTYPE records, None for a pass. Ends at the end of the game or the horizon."""
+        MOVE_DTYPE records, None for a pass. Ends at the end of the game or the horizon.
+        ``ply``, ``st_me``, ``st_opp``: as in :meth:`_negamax`."""
         line: list = []
         undo: list = []
         self._pv_first = -2
@@ -646,7 +742,7 @@ class EndgameSearch:
                     ent = self._tt.get((bh, rme, args[5], args[7]))
                     chosen = None
                     for i in self._order(ml, ent[3] if ent is not None else -2):
-                        val, _, nxt = self._child(args, ml, i, depth)
+                        val, _, nxt = self._child(args, ml, i, depth, ply, st_opp)
                         if val == value:
                             chosen = (i, nxt)
                             break
@@ -659,11 +755,13 @@ class EndgameSearch:
                     if nxt is None:
                         break
                     if i >= 0:
-                        self._place(ml, i)
+                        self._place(ml, i, ply)
                         undo.append((ml, i))
                         depth -= 1
                     value = (ml.score[i] if i >= 0 else 0) - value
                     args = nxt
+                    st_me, st_opp = st_opp, (ml, ply)
+                    ply += 1
             except _OutOfBudget:
                 line = None
             finally:
@@ -675,15 +773,17 @@ class EndgameSearch:
             self._pv_first = ent[3] if ent is not None else -2
         return line
 
-    def _place(self, ml, i):
+    def _place(self, ml, i, ply=-1):
         sq, lt, bl = ml.squares(i)
         self._letters.ravel()[sq] = lt
         self._blanks.ravel()[sq] = bl
+        self._stamp[sq] = ply
 
     def _unplace(self, ml, i):
         sq = ml.squares(i)[0]
         self._letters.ravel()[sq] = -1
         self._blanks.ravel()[sq] = False
+        self._stamp[sq] = -1
 
     def _moves_of(self, recs) -> list:
         from .move import Move, Pass
@@ -703,8 +803,7 @@ class EndgameSearch:
         if found is None:
             return None
         val, depth, exact, stopped = found
-        recs = self._pv(args, val, depth)
-        self._root_first = self._pv_first
+        recs, self._root_first = self._walk
         if not recs:  # the walk found no child of the value (cannot happen when exact): the table's move
             ent = self._tt.get((args[0], args[2], args[5], args[7]))
             i = ent[3] if ent is not None else -1
@@ -737,17 +836,18 @@ class EndgameSearch:
             picks = [first] + [k for k in self._order(ml, -2) if k != first]
             for k in picks[:top]:
                 try:
-                    val, pr, nxt = self._child(args, ml, k, res.depth)
+                    val, pr, nxt = self._child(args, ml, k, res.depth, 0, self._root_st_opp)
                 except _OutOfBudget:  # the table stops at the moves valued within the limits
                     break
                 rec = None if k == -1 else ml.rec(k)
                 line = [rec]
                 if nxt is not None:
                     if k >= 0:
-                        self._place(ml, k)
+                        self._place(ml, k, 0)
                     try:
                         line += self._pv(nxt, (ml.score[k] if k >= 0 else 0) - val,
-                                         res.depth - (1 if k >= 0 else 0))
+                                         res.depth - (1 if k >= 0 else 0), ply=1, st_me=self._root_st_opp,
+                                         st_opp=(ml, 0))
                     finally:
                         if k >= 0:
                             self._unplace(ml, k)
