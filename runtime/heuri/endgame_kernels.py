@@ -11,7 +11,7 @@ solver's own NumPy post-processing (sort, leaves) cost as much again. Here:
 
 - :class:`FastGen` keeps the cross-checks by board hash (a board is met with both racks, and
   again in every iteration) and a buffer, and calls the compiled walk directly. It uses the
-  move generator's private compiled functions (``_context``, ``_cross_impl``, ``_search``):
+  move generator's private compiled functions (``_context``, ``_cross_impl``, ``_walk``):
   if they are missing or have another signature (the move generator changed), it says so
   once with a warning and uses :func:`heuri.movegen.generate` from then on (same moves,
   slower); ``tests/test_endgame.py`` checks that the fast path is taken and that it lists
@@ -171,7 +171,7 @@ class FastGen:
             from . import movegen as mg
 
             self._mg = mg
-            self._ctx = mg._context(pack)
+            mg._context(pack)  # fails here, not in a search, when the internals changed
             self._rec = mg._REC
             self._cap = 4096
             self._buf = np.empty((self._cap, self._rec), np.uint8)
@@ -200,7 +200,8 @@ class FastGen:
         return generate(self.pack, letters, blanks, rack, bag_size=0, exchanges=False, rules=self.rules)
 
     def _generate(self, letters, blanks, rack, bh):
-        ctx = self._ctx
+        # this thread's context: its scratch arrays are not shared with another thread's search
+        ctx = self._mg._CTX.get(self.pack) or self._mg._context(self.pack)
         if not rack.any():
             return np.zeros(0, MOVE_DTYPE)
         cc = self._cc.get(bh)
@@ -211,10 +212,7 @@ class FastGen:
         bingo = ctx.bingo if self.rules is None else int(self.rules.bingo_bonus)
         r = rack.copy()  # the walk modifies and restores it; a copy keeps the caller's safe
         while True:
-            n = self._mg._search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
-                                 ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                                 ctx.rack_size, bingo, cc[0], cc[1], cc[2], self._buf, self._cap,
-                                 *ctx.scratch)
+            n = self._mg._walk(ctx, letters, blanks, r, cc, bingo, self._buf, self._cap)
             if n <= self._cap:
                 break
             self._cap = max(n, 2 * self._cap)

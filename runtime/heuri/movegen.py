@@ -1083,12 +1083,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     while True:
         cap = ctx.cap[0]
         buf = ctx.out[0]
-        n = 0
-        if cc is not None:
-            n = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
-                        ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                        ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
-                        0, False, np.uint64(0), _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
+        n = 0 if cc is None else _walk(ctx, letters, blanks, r, cc, bingo, buf, cap)
         n = _extras(buf, n, cap, r, ctx.L, max_exch, bool(exchanges))
         if n <= cap:
             break
@@ -1100,6 +1095,18 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
 
 _NO_TOP_SC = np.zeros(1, np.int64)
 _NO_TOP_KEY = np.zeros(1, np.int64)
+
+
+def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
+    """Every placement of rack ``r`` ((L+1,) int64, modified and restored) on a checked
+    board with cross-checks ``cc`` (:func:`_cross_impl`), written into ``buf`` ((cap, _REC)
+    uint8); returns the count, which may exceed ``cap`` (then call again with a bigger
+    buffer). The one call of the compiled walk for a full list: :func:`generate` and the
+    endgame solver's generator (:class:`heuri.endgame_kernels.FastGen`) use it."""
+    return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+                   ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
+                   ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
+                   0, False, np.uint64(0), _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
 
 
 def _cross_cached(ctx: _Ctx, letters, blanks):
