@@ -357,7 +357,7 @@ def test_child_handshake_exact(pack_es):
         "id author heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)",
         "capability gen endgame peg auto stream stop",
         "option name Lexicon type string default es",
-        "option name Engine type combo default heuri4 var heuri3 var heuri4 var heuri2 var heuri1 var greedy",
+        "option name Engine type combo default heuri4 var heuri4 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",
         f"option name K type string default {lines[6].split()[6]}",
         "option name Threads type spin default 1 min 1 max 1",

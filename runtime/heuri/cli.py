@@ -355,7 +355,7 @@ def cmd_best(args) -> int:
             from rich.console import Console
             from rich.table import Table
 
-            t = Table(title=escape(f"{args.engine}: {title} ({len(ranking)} candidates)"))
+            t = Table(title=escape(f"{args.engine}: {title} ({_count(len(ranking), 'candidate')})"))
             for col in ("#", "move", "j", "e", "p", "v", "leave", "fish"):
                 t.add_column(col, justify="right" if col in ("#", "j", "e", "p", "v") else "left")
             for i, row in enumerate(rows, 1):
@@ -763,8 +763,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
     p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")
-    p.add_argument("--top-n", type=int, default=None, help="heuri3: placements re-valued with δ after the move (default 20)")
-    p.add_argument("--exact", action="store_true", help="heuri3: re-value every placement with δ after the move")
+    p.add_argument("--top-n", type=int, default=None, help="heuri3, heuri4: placements re-valued with δ after the move (default 20)")
+    p.add_argument("--exact", action="store_true", help="heuri3, heuri4: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
 
