@@ -19,7 +19,7 @@ import warnings
 import pytest
 
 from shared_cases import require_cases
-from test_report_browser import BROWSER, FLAGS, shots  # noqa: F401 (the screenshot folder fixture)
+from test_report_browser import browser, shots  # noqa: F401 (fixtures: headless chromium, the screenshot folder)
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
 
@@ -52,22 +52,16 @@ def server(pack_es):
 
 
 @pytest.fixture(scope="module")
-def page(server):
-    if BROWSER is None:
-        pytest.skip("no chromium found (apt-get install chromium, or set HEURI_CHROMIUM)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed "
-                                   "(pip install -e .[browser])")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=BROWSER, args=FLAGS)
-        pg = b.new_page(viewport={"width": 1300, "height": 1000})
-        pg.errors = []
-        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-        pg.goto(server + "/")
-        pg.wait_for_selector("#pos-board svg rect.sq")
-        try:
-            yield pg
-        finally:
-            b.close()
+def page(server, browser):  # noqa: F811 (the report test's chromium fixture)
+    pg = browser.new_page(viewport={"width": 1300, "height": 1000})
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("#pos-board svg rect.sq")
+    try:
+        yield pg
+    finally:
+        pg.close()
 
 
 def test_position_view(page, shots, capsys):  # noqa: F811
