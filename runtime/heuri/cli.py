@@ -293,7 +293,7 @@ def cmd_best(args) -> int:
     exactly those keys."""
     import json
 
-    from .evaluate import make_evaluator
+    from .evaluate import engine_options, make_evaluator
     from .pack import load_pack
 
     if args.top < 1:
@@ -302,16 +302,7 @@ def cmd_best(args) -> int:
         raise HeuriError(f"best: -k {args.k}: the bingo constant must be positive (the paper's is 2.5)")
     if args.top_n is not None and args.top_n < 1:
         raise HeuriError(f"best: --top-n {args.top_n}: give at least 1 (the paper's N is 20)")
-    opts = {}
-    if args.engine != "greedy" and args.k is not None:
-        opts["k"] = args.k
-    if args.engine in ("heuri3", "heuri4"):
-        if args.top_n is not None:
-            opts["top"] = args.top_n
-        if args.exact:
-            opts["exact"] = True
-    if args.engine == "heuri1" and args.no_penalty:
-        opts["penalty"] = False
+    opts = engine_options(args.engine, args.k, args.top_n, args.exact, penalty=not args.no_penalty)
     if args.cgp is not None:
         pack, pos = _cgp_position(args)
         ranking = make_evaluator(pack, args.engine, **opts).rank(pos)

@@ -715,6 +715,35 @@ EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": He
               "heuri4-offset": Heuri4Offset, "heuri4-lanes": Heuri4Lanes}
 
 
+def engine_options(name: str, k: float | None = None, top_n: int | None = None, exact: bool = False,
+                   penalty: bool = True) -> dict:
+    """The options of :func:`make_evaluator` that a front end's settings give (``heuri
+    best``, SIU's ``K``/``BestN``, ``heuri serve``), written once for all of them: ``k``
+    (bingo value 50 + k·σ, HEURI.md) for every engine but greedy; ``top`` (placements
+    re-valued with δ after the move) and ``exact`` for the engines that re-value (heuri3
+    and the heuri4 family); ``penalty`` for heuri1. None or the default leaves the
+    engine's own default; values are not checked here (each front end says what is wrong
+    in its own terms).
+
+    >>> engine_options("heuri4", k=2.0, top_n=30)
+    {'k': 2.0, 'top': 30}
+    >>> engine_options("greedy", k=2.0, top_n=30)
+    {}
+    """
+    cls = EVALUATORS.get(name)
+    opts: dict = {}
+    if name != "greedy" and k is not None:
+        opts["k"] = float(k)
+    if cls is not None and issubclass(cls, Heuri3):
+        if top_n is not None:
+            opts["top"] = int(top_n)
+        if exact:
+            opts["exact"] = True
+    if cls is Heuri1 and not penalty:
+        opts["penalty"] = False
+    return opts
+
+
 def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
     """The evaluator called ``name`` (greedy, heuri1, heuri2, heuri3) for ``pack``, with its
     options (see each class). Raises EvaluatorError for an unknown name or option."""

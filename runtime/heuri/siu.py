@@ -917,10 +917,9 @@ class HeuriBackend(Backend):
     # -- searching ------------------------------------------------------------------------
     def _evaluator_options(self) -> dict:
         """Keyword options of :func:`heuri.evaluate.make_evaluator` from ``K``/``BestN``."""
-        opts = {"k": self.k}
-        if self.engine in ("heuri3", "heuri4"):
-            opts["top"] = self.best_n
-        return opts
+        from .evaluate import engine_options
+
+        return engine_options(self.engine, self.k, self.best_n)
 
     def evaluator(self, pack):
         """The evaluator named by the ``Engine`` option, with ``K`` and ``BestN``."""

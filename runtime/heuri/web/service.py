@@ -201,18 +201,13 @@ class Service:
         if engine not in ENGINES:
             raise HeuriError(f"engine: {engine!r}; choose one of {', '.join(ENGINES)}")
         top = _int(req, "top", 10, 1, MAX_ROWS)
-        opts = {}
+        from ..evaluate import engine_options
+
         k = req.get("k")
-        if k is not None:
-            if isinstance(k, bool) or not isinstance(k, (int, float)) or k <= 0:
-                raise HeuriError(f"k: {k!r}: the bingo constant must be a positive number (the paper's is 2.5)")
-            if engine != "greedy":
-                opts["k"] = float(k)
-        if engine in ("heuri3", "heuri4"):
-            if req.get("top_n") is not None:
-                opts["top"] = _int(req, "top_n", 20, 1, 10_000)
-            if req.get("exact"):
-                opts["exact"] = True
+        if k is not None and (isinstance(k, bool) or not isinstance(k, (int, float)) or k <= 0):
+            raise HeuriError(f"k: {k!r}: the bingo constant must be a positive number (the paper's is 2.5)")
+        top_n = _int(req, "top_n", 20, 1, 10_000) if req.get("top_n") is not None else None
+        opts = engine_options(engine, k, top_n, bool(req.get("exact")))
         pack, pos = self._position(req)
         ranking = self._evaluator(pack.code, engine, **opts).rank(pos)
         return {"engine": engine, "count": len(ranking), "rows": ranking.rows(pack.spec, top)}
