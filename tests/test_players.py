@@ -56,3 +56,23 @@ def test_peg_player_uses_the_pre_endgame_with_one_tile_in_the_bag(pack_es):
     plain = make_player("heuri3", pack_es)
     plain.choose(pos)
     assert "peg" not in plain.info
+
+
+def test_engine_options_in_the_name(pack_en):
+    from heuri.players import parse_engine
+
+    assert parse_engine("heuri4@offset=35,opponent=0.5") == ("heuri4", {"offset": 35.0, "opponent": 0.5})
+    # a variant class passes its options on: heuri4-opp takes Heuri4's keywords too
+    assert parse_engine("heuri4-opp@opponent=2") == ("heuri4-opp", {"opponent": 2.0})
+    pl = make_player("heuri4@offset=35,opponent=0.5", pack_en)
+    ev = pl._choose.__self__
+    assert (ev.bingo_offset, ev.opponent, pl.name) == (35.0, 0.5, "heuri4@offset=35,opponent=0.5")
+    # the bingo values drop by exactly the offset change (27 -> 35 in English)
+    base = make_player("heuri4", pack_en)._choose.__self__
+    diff = base._val - ev._val
+    assert np.allclose(diff[base._val > 35], 8.0)
+    for bad, msg in [("heuri4@foo=1", "unknown option 'foo=1'"), ("heuri4@k", "unknown option 'k'"),
+                     ("heuri4@k=x", "needs a number, got 'x'"), ("greedy@k=1", "takes no options"),
+                     ("heuri3-peg@k=2", "takes no options"), ("heuri9@k=1", "unknown engine 'heuri9'")]:
+        with pytest.raises(EngineError, match=msg.replace("(", r"\(")):
+            check_engine(bad)

@@ -16,6 +16,9 @@ Names (``heuri match --p1 NAME``):
   (:class:`heuri.evaluate.Heuri4`), every bingo valued less the mean non-bingo score;
   ``heuri4-leave``, ``heuri4-opp`` and ``heuri4-offset`` have one of the three each;
   ``heuri4-lanes``: heuri3 with e half by δ after the move, half by every key landing;
+- ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
+  (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
+  ordinary move instead of 27);
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -87,12 +90,56 @@ class Player(Protocol):
     def choose(self, position) -> object: ...
 
 
+def parse_engine(name: str) -> tuple[str, dict]:
+    """Split an engine name with options, ``BASE@key=value,key=value`` (e.g.
+    ``heuri4@offset=35,opponent=0.5``: :class:`heuri.evaluate.Heuri4` with those keyword
+    arguments), into ``(BASE, {key: float})``; a name without ``@`` has no options. The
+    options are the evaluator's own keywords (numbers only), so a variant needs no new
+    class to stay reproducible: its name says what it is. Raises EngineError for an unknown
+    base, an engine without options (greedy, SIU, the pre-endgame players), an option the
+    evaluator does not take or a value that is not a number.
+
+    >>> parse_engine("heuri4@offset=35,opponent=0.5")
+    ('heuri4', {'offset': 35.0, 'opponent': 0.5})
+    >>> parse_engine("heuri3")
+    ('heuri3', {})
+    """
+    import inspect
+
+    base, sep, rest = name.partition("@")
+    if base not in ENGINES:
+        raise EngineError(f"unknown engine {base!r}; choose one of {', '.join(sorted(ENGINES))}")
+    if not sep:
+        return base, {}
+    evaluator = ENGINES[base][0]
+    if evaluator == "greedy" or base in PEG_ENGINES:
+        raise EngineError(f"engine {name!r}: {base} takes no options")
+    from .evaluate import EVALUATORS
+
+    # the options a variant may set: the numeric keywords of the evaluator class and of the
+    # classes it passes **options on to (not the pack, not the weights object)
+    allowed = sorted({k for cls in EVALUATORS[evaluator].__mro__ if "__init__" in vars(cls)
+                      for k, v in inspect.signature(cls.__init__).parameters.items()
+                      if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD})
+    opts: dict = {}
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if key not in allowed or not eq:
+            raise EngineError(f"engine {name!r}: unknown option {item!r}; {base} takes "
+                              f"{', '.join(k + '=NUMBER' for k in allowed)}")
+        try:
+            opts[key] = float(value)
+        except ValueError:
+            raise EngineError(f"engine {name!r}: option {key} needs a number, got {value!r}") from None
+    return base, opts
+
+
 def check_engine(name: str) -> str:
-    """Return ``name`` if it is a known engine, else raise EngineError naming the known ones."""
+    """Return ``name`` if it is a known engine (with valid options, see
+    :func:`parse_engine`), else raise EngineError naming the known ones."""
     if name.startswith("siu:") and name[4:].strip():  # SIU hook (issue 6): an external engine
         return name
-    if name not in ENGINES:
-        raise EngineError(f"unknown engine {name!r}; choose one of {', '.join(sorted(ENGINES))}")
+    parse_engine(name)
     return name
 
 
@@ -137,11 +184,11 @@ class EvaluatorPlayer:
     """
 
     def __init__(self, pack, name: str, evaluator: str, endgame: bool, endgame_options: dict | None = None,
-                 peg: bool = False):
+                 peg: bool = False, options: dict | None = None):
         self.pack = pack
         self.name = name
         self.evaluator = evaluator
-        self._choose = _evaluator_choose(pack, evaluator)
+        self._choose = _evaluator_choose(pack, evaluator, options)
         self._greedy = GreedyPlayer(pack)
         self.search = None
         if endgame:
@@ -199,17 +246,14 @@ def match_endgame(pack) -> "TwoStepEndgame":
     return TwoStepEndgame(EndgameSearch(pack, **MATCH_EXACT_LIMITS), EndgameSearch(pack, **MATCH_WIDE_LIMITS))
 
 
-def _evaluator_choose(pack, evaluator: str):
-    """A function ``position -> Move`` for an evaluator of :mod:`heuri.evaluate`."""
+def _evaluator_choose(pack, evaluator: str, options: dict | None = None):
+    """A function ``position -> Move`` for an evaluator of :mod:`heuri.evaluate` (with the
+    keyword ``options`` of an engine name, :func:`parse_engine`)."""
     if evaluator == "greedy":
         return GreedyPlayer(pack).choose
-    from . import evaluate
+    from .evaluate import make_evaluator
 
-    make = getattr(evaluate, "make_evaluator", None) or getattr(evaluate, "get_evaluator", None)
-    ev = make(pack, evaluator) if make is not None else getattr(evaluate, evaluator)
-    if hasattr(ev, "choose"):
-        return ev.choose
-    return ev
+    return make_evaluator(pack, evaluator, **(options or {})).choose
 
 
 def make_player(name: str, pack, endgame_options: dict | None = None, siu_options: dict | None = None) -> Player:
@@ -228,7 +272,8 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
         return make_siu_player(check_engine(name), **kw)
     if name in PEG_ENGINES:
         return EvaluatorPlayer(pack, name, PEG_ENGINES[name], True, endgame_options, peg=True)
-    evaluator, endgame = ENGINES[check_engine(name)]
+    base, options = parse_engine(name)
+    evaluator, endgame = ENGINES[base]
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
-    return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options)
+    return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
