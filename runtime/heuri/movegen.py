@@ -325,8 +325,8 @@ def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, B
 
 
 @njit(cache=True, nogil=True)
-def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-            blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
+            blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
             LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E):
     """An upper bound on the score of every placement the walk from each anchor can find,
     written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges,
@@ -384,12 +384,52 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
             cur = line
             _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, BV, MK, CS, HS, LM, WM)
             for j in range(N):  # the highest rack letter allowed on square j; -1: none, 0: a blank only
-                if LT[j] >= 0 or (MK[j] & avail) == 0:
+                if LT[j] >= 0:
+                    CAP[j] = -1
+                    continue
+                ok_j = MK[j] & avail
+                if ok_j != 0 and j + 1 < N and LT[j + 1] >= 0:
+                    # board tiles B right of j: x B must be part of a word (the path rev(B) from
+                    # the root, then an arc for x: MAGPIE's "left extension set")
+                    e = j + 1
+                    while e + 1 < N and LT[e + 1] >= 0:
+                        e += 1
+                    node = root
+                    for q in range(e, j, -1):
+                        b = _find(g, hw, node, LT[q])
+                        if b < 0:
+                            node = 0
+                            break
+                        node = np.int64(g[b] & _NXT)
+                    if node == 0:
+                        ok_j = np.uint64(0)
+                    else:
+                        ok_j &= np.uint64(g[node]) | ((np.uint64(g[node + 1]) << _S32) if hw == 2 else np.uint64(0))
+                if ok_j != 0 and j > 0 and LT[j - 1] >= 0:
+                    # board tiles A left of j: A x must be part of a word (the path x rev(A))
+                    s0 = j - 1
+                    while s0 > 0 and LT[s0 - 1] >= 0:
+                        s0 -= 1
+                    c = ok_j
+                    while c != 0:
+                        x = np.int64(trailing_zeros(c))
+                        c &= c - _ONE
+                        b = _find(g, hw, root, x)
+                        node = np.int64(g[b] & _NXT) if b >= 0 else 0
+                        for q in range(j - 1, s0 - 1, -1):
+                            b = _find(g, hw, node, LT[q])
+                            if b < 0:
+                                node = 0
+                                break
+                            node = np.int64(g[b] & _NXT)
+                        if b < 0:
+                            ok_j &= ~(_ONE << np.uint64(x))
+                if ok_j == 0:
                     CAP[j] = -1
                     continue
                 cv = 0
                 for q in range(nd):
-                    if ((MK[j] >> np.uint64(RV[32 + q])) & _ONE) != 0:
+                    if ((ok_j >> np.uint64(RV[32 + q])) & _ONE) != 0:
                         cv = values[RV[32 + q]]
                         break
                 CAP[j] = cv
@@ -449,6 +489,11 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
                         ok = sept
                     elif nb == 1:
                         ok = ((compl >> np.uint64(xb)) & _ONE) != 0
+                budget = -1  # a word of rack tiles only: the most face value such a word holds
+                if nb == 0 and kk >= 2:
+                    budget = SB[kk]
+                    if budget < 0:
+                        ok = False  # no word of kk rack tiles
                 if ok:
                     capsum = 0
                     for p in range(kk):
@@ -462,8 +507,14 @@ def _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_
                             q -= 1
                         E[q + 1] = v
                     rsum = 0
+                    rem = budget
                     for p in range(kk):
-                        rsum += RV[p] * E[p]
+                        if budget < 0:
+                            rsum += RV[p] * E[p]
+                        else:
+                            x = RV[p] if RV[p] < rem else rem
+                            rsum += x * E[p]
+                            rem -= x
                     ub = W * B + XF + (rsum if rsum < capsum else capsum) + bonus
                     SK[k, kl, kk - kl - 1] = ub
                     if ub > best:
@@ -493,7 +544,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
             LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
             f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo,
-            A_line, A_pos, A_ll, A_ord, A_bound, SK, SL, best_n, sept, compl, top_sc, top_key, CAP, RV):
+            A_line, A_pos, A_ll, A_ord, A_bound, SK, SL, best_n, sept, compl, SB, top_sc, top_key, CAP, RV):
     """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
 
     - ``best_n == 0``: every placement, in generation order; returns their number (only
@@ -536,8 +587,8 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     rootmask = (np.uint64(g[root]) | ((np.uint64(g[root + 1]) << _S32) if hw == 2 else np.uint64(0))) & lmask
     n_anch = _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll)
     if best_n > 0:
-        _bounds(letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-                blank_ok, sept, compl, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+        _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
+                blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
                 LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo)
         A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
     n_top = 0
@@ -949,6 +1000,7 @@ class _Ctx(NamedTuple):
     bscratch: tuple  # _bounds' own work arrays
     keys: list  # [(key codes, flags, completers) of the pack's key set, or None], loaded once
     blank_max: int  # the most blanks a key holds
+    rackw: list  # [rack bytes, SB]: :func:`_rack_words` of the last rack of generate_best
 
 
 class _ThreadContexts(threading.local):
@@ -1000,7 +1052,8 @@ def _context(pack) -> _Ctx:
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
                    spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [np.empty((4096, _REC), np.uint8)],
-                   [None, None], _bound_scratch(N), [], min(spec.blank_count, spec.rack_size))
+                   [None, None], _bound_scratch(N), [], min(spec.blank_count, spec.rack_size),
+                   [None, np.zeros(spec.rack_size + 1, np.int64)])
         _CTX[pack] = ctx
     return ctx
 
@@ -1094,6 +1147,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
 
 
 _NO_TOP_SC = np.zeros(1, np.int64)
+_NO_SB = np.zeros(1, np.int64)
 _NO_TOP_KEY = np.zeros(1, np.int64)
 
 
@@ -1106,7 +1160,7 @@ def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
     return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                    ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                    ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
-                   0, False, np.uint64(0), _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
+                   0, False, np.uint64(0), _NO_SB, _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
 
 
 def _cross_cached(ctx: _Ctx, letters, blanks):
@@ -1143,6 +1197,85 @@ def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
         return False, np.uint64(0)
     f = int(flags[k])
     return bool(f & 1), np.uint64(int(compl[k]) if f & 2 else 0)
+
+
+@njit(cache=True, nogil=True)
+def _rack_words(g, hw, root, rack, L, values, SB):
+    """The words made of the rack's tiles only, by length: ``SB[k]`` = the highest sum of
+    face values of a ``k``-tile word the rack spells (-1: none), for ``k`` = 2..len(SB)-1,
+    for a rack without blanks (a depth-first walk of the GADDAG's reversed words, the paths
+    without a separator, taking rack tiles; a few hundred nodes for a 7-tile rack). A rack
+    with a blank gets ``SB[k]`` = a value no word exceeds (no constraint): the walk with a
+    blank visits twenty times more nodes. ``rack`` (L+1,) is modified and restored."""
+    K = SB.shape[0]
+    for k in range(K):
+        SB[k] = -1
+    if rack[L] > 0:
+        for k in range(K):
+            SB[k] = 1 << 30
+        return
+    lmask = np.uint64((1 << L) - 1)
+    sb = np.uint64(32 * hw - 1)
+    st_node = np.empty(K + 1, np.int64)
+    st_cand = np.empty(K + 1, np.uint64)
+    st_used = np.empty(K + 1, np.int64)
+    st_val = np.empty(K + 1, np.int64)
+    rmask = np.uint64(0)
+    for t in range(L):
+        if rack[t] > 0:
+            rmask |= _ONE << np.uint64(t)
+    h = np.uint64(g[root]) | ((np.uint64(g[root + 1]) << _S32) if hw == 2 else np.uint64(0))
+    st_node[0] = root
+    st_cand[0] = h & lmask & rmask
+    st_used[0] = -1
+    st_val[0] = 0
+    sp = 1
+    while sp > 0:
+        f = sp - 1
+        u = st_used[f]
+        if u >= 0:
+            rack[u] += 1
+            st_used[f] = -1
+        c = st_cand[f]
+        t = -1
+        while c != 0:
+            x = np.int64(trailing_zeros(c))
+            c &= c - _ONE
+            if rack[x] > 0:
+                t = x
+                break
+        st_cand[f] = c
+        if t < 0:
+            sp -= 1
+            continue
+        rack[t] -= 1
+        st_used[f] = t
+        nd = st_node[f]
+        hh = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
+        w = g[nd + hw + np.int64((hh >> sb) & _ONE) + _popcount(hh & ((_ONE << np.uint64(t)) - _ONE))]
+        child = np.int64(w & _NXT)
+        v = st_val[f] + values[t]
+        if (w & _ACC) != 0 and f + 1 < K and v > SB[f + 1]:
+            SB[f + 1] = v
+        if child != 0 and sp < K:
+            hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+            cn = hc & lmask & rmask
+            if cn != 0:
+                st_node[sp] = child
+                st_cand[sp] = cn
+                st_used[sp] = -1
+                st_val[sp] = v
+                sp += 1
+
+
+def _rack_words_cached(ctx: _Ctx, r: np.ndarray) -> np.ndarray:
+    """:func:`_rack_words` of rack ``r``, kept for the last rack (a decision asks again)."""
+    key = r.tobytes()
+    c = ctx.rackw
+    if c[0] != key:
+        _rack_words(ctx.g, ctx.hw, ctx.root, r, ctx.L, ctx.values, c[1])
+        c[0] = key
+    return c[1]
 
 
 @njit(cache=True, nogil=True)
@@ -1199,7 +1332,7 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
     k = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                 ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                 ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, ctx.cap[0], *ctx.scratch,
-                n, sept, compl, top_sc, top_key, *ctx.bscratch)
+                n, sept, compl, _rack_words_cached(ctx, r), top_sc, top_key, *ctx.bscratch)
     if k <= 1:
         return buf[:k].copy().view(MOVE_DTYPE).reshape(k)
     order = np.lexsort((top_key[:k], -top_sc[:k]))  # score down, then generation order
