@@ -327,7 +327,7 @@ def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, B
 @njit(cache=True, nogil=True)
 def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
             blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
-            LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E):
+            LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E, P_ec):
     """An upper bound on the score of every placement the walk from each anchor can find,
     written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges,
     without the word graph: every span of squares such a placement can cover (the anchor
@@ -436,10 +436,8 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
         a = A_pos[k]
         ll = A_ll[k]
         best = -1
-        for x in range(R):
-            SL[k, x] = -1
-            for y in range(R):
-                SK[k, x, y] = -1
+        SL[k, :] = -1
+        SK[k, :, :] = -1
         if CAP[a] < 0:
             A_bound[k] = best
             continue
@@ -475,6 +473,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
             nb = nb0
             xb = x0
             j = a + 1
+            Ws = -1  # the word multiplier E (sorted) was made for: -1 none
             while True:
                 while j < N and LT[j] >= 0:
                     B += BV[j]
@@ -495,27 +494,42 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                     if budget < 0:
                         ok = False  # no word of kk rack tiles
                 if ok:
-                    capsum = 0
+                    if Ws != W:
+                        # E: the squares' multipliers lm * (W + cross wm), highest first, with
+                        # their caps in P_ec (insertion sort; kept while W stays the same)
+                        for p in range(kk):
+                            v = P_lm[p] * (W + P_cw[p])
+                            cv = P_cap[p]
+                            q = p - 1
+                            while q >= 0 and E[q] < v:
+                                E[q + 1] = E[q]
+                                P_ec[q + 1] = P_ec[q]
+                                q -= 1
+                            E[q + 1] = v
+                            P_ec[q + 1] = cv
+                        Ws = W
+                    # the rack's values on those multipliers, each square taking the highest
+                    # value left that its cap allows (optimal for caps: an exchange argument),
+                    # and (a word of rack tiles only) at most the budget, highest first
+                    gsum = 0
+                    used = np.uint64(0)
                     for p in range(kk):
-                        E[p] = P_lm[p] * (W + P_cw[p])
-                        capsum += P_cap[p] * E[p]
-                    for p in range(1, kk):
-                        v = E[p]
-                        q = p - 1
-                        while q >= 0 and E[q] < v:
-                            E[q + 1] = E[q]
-                            q -= 1
-                        E[q + 1] = v
-                    rsum = 0
-                    rem = budget
-                    for p in range(kk):
-                        if budget < 0:
-                            rsum += RV[p] * E[p]
-                        else:
+                        cp = P_ec[p]
+                        for q in range(T):
+                            if ((used >> np.uint64(q)) & _ONE) == 0 and RV[q] <= cp:
+                                used |= _ONE << np.uint64(q)
+                                gsum += RV[q] * E[p]
+                                break
+                    if budget >= 0:
+                        rsum = 0
+                        rem = budget
+                        for p in range(kk):
                             x = RV[p] if RV[p] < rem else rem
                             rsum += x * E[p]
                             rem -= x
-                    ub = W * B + XF + (rsum if rsum < capsum else capsum) + bonus
+                        if rsum < gsum:
+                            gsum = rsum
+                    ub = W * B + XF + gsum + bonus
                     SK[k, kl, kk - kl - 1] = ub
                     if ub > best:
                         best = ub
@@ -524,13 +538,26 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                 P_lm[kk] = LM[j]
                 P_cw[kk] = WM[j] if HS[j] else 0
                 P_cap[kk] = CAP[j]
+                if Ws == W and WM[j] == 1:  # W unchanged: insert the new square into E
+                    v = P_lm[kk] * (W + P_cw[kk])
+                    q = kk - 1
+                    while q >= 0 and E[q] < v:
+                        E[q + 1] = E[q]
+                        P_ec[q + 1] = P_ec[q]
+                        q -= 1
+                    E[q + 1] = v
+                    P_ec[q + 1] = P_cap[kk]
+                else:
+                    Ws = -1
                 kk += 1
                 W *= WM[j]
                 if HS[j]:
                     XF += CS[j] * WM[j]
                 j += 1
-        for x in range(R - 1, -1, -1):  # suffix maxima: at least kr right, at least kl left
-            for y in range(R - 2, -1, -1):
+        # suffix maxima: at least kr right, at least kl left (kl <= maxleft, kl + kr < T: the
+        # entries written; the others stay -1)
+        for x in range(maxleft, -1, -1):
+            for y in range(T - x - 2, -1, -1):
                 if SK[k, x, y + 1] > SK[k, x, y]:
                     SK[k, x, y] = SK[k, x, y + 1]
             SL[k, x] = SK[k, x, 0]
@@ -541,10 +568,8 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
 
 @njit(cache=True, nogil=True)
 def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
-            blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap,
-            LT, BV, MK, CS, HS, LM, WM, AN, word, wbl,
-            f_pos, f_ph, f_node, f_t, f_cand, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo,
-            A_line, A_pos, A_ll, A_ord, A_bound, SK, SL, best_n, sept, compl, SB, top_sc, top_key, CAP, RV):
+            blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL,
+            best_n, sept, compl, SB, top_sc, top_key):
     """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
 
     - ``best_n == 0``: every placement, in generation order; returns their number (only
@@ -569,6 +594,36 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     allocated by the caller, and nothing inside the walk passes an array to a call or
     rebinds one: no atomic reference counting in the loops."""
     N = letters.shape[0]
+    # the work arrays (:func:`_scratch`): views of three arrays, so that a call passes few
+    # arguments (each one costs the dispatcher about 0.1 µs)
+    LT = I64[0, :N]
+    BV = I64[1, :N]
+    CS = I64[2, :N]
+    LM = I64[3, :N]
+    WM = I64[4, :N]
+    word = I64[5, :N]
+    f_pos = I64[6]
+    f_ph = I64[7]
+    f_node = I64[8]
+    f_t = I64[9]
+    f_sub = I64[10]
+    f_used = I64[11]
+    f_main = I64[12]
+    f_wm = I64[13]
+    f_cross = I64[14]
+    f_nt = I64[15]
+    f_lo = I64[16]
+    A_line = I64[17]
+    A_pos = I64[18]
+    A_ll = I64[19]
+    A_ord = I64[20]
+    A_bound = I64[21]
+    CAP = I64[22, :N]
+    RV = I64[23, :64]
+    MK = U64[0, :N]
+    f_cand = U64[1]
+    HS = B8[0, :N]
+    wbl = B8[1, :N]
     n = 0
     e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
     nt = 0
@@ -589,7 +644,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     if best_n > 0:
         _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
                 blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
-                LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo)
+                LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo, f_wm)
         A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
     n_top = 0
     worst = 0  # the slot of the lowest of the best_n moves kept (lowest score, latest key)
@@ -872,26 +927,18 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
 
 
 def _scratch(N: int, R: int) -> tuple:
-    """Work arrays of the search for an N x N board: the line arrays (LT, BV, MK, CS, HS,
-    LM, WM, AN, word, wbl), the explicit stack (S = 2N + 8 frames: at most two pushed a
-    square), the anchor list (A_line, A_pos, A_ll, A_ord, A_bound) and the per-span bounds
-    of the best-N search (SK, SL: R = rack size + 1 tile counts a side). Allocated once a pack and reused: the search holds the GIL, so calls never
-    overlap."""
+    """Work arrays of the search for an N x N board, as (I64, U64, B8, SK, SL): rows of
+    I64 (int64): the line arrays LT, BV, CS, LM, WM, word (0-5), the explicit stack's
+    f_pos, f_ph, f_node, f_t, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo (6-16; S =
+    2N + 8 frames: at most two pushed a square), the anchor list A_line, A_pos, A_ll,
+    A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23); U64 (uint64): MK, f_cand; B8
+    (bool): HS, wbl; SK, SL: the per-span bounds of the best-N search (R = rack size + 1
+    tile counts a side). Allocated once a thread and pack and reused."""
     S = 2 * N + 8
-    i64 = lambda n: np.zeros(n, np.int64)  # noqa: E731
-    line = (i64(N), i64(N), np.zeros(N, np.uint64), i64(N), np.zeros(N, np.bool_), i64(N),
-            i64(N), np.zeros(N, np.bool_), i64(N), np.zeros(N, np.bool_))
-    frames = (i64(S), i64(S), i64(S), i64(S), np.zeros(S, np.uint64), i64(S), i64(S), i64(S),
-              i64(S), i64(S), i64(S), i64(S))
     A = 2 * N * N  # at most one anchor a square and direction
-    anchors = (i64(A), i64(A), i64(A), i64(A), i64(A), np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
-    return line + frames + anchors
-
-
-def _bound_scratch(N: int) -> tuple:
-    """Work arrays of :func:`_bounds` beyond the search's: CAP (N) and RV (the rack's
-    values, at most 64 tiles)."""
-    return np.zeros(N, np.int64), np.zeros(64, np.int64)
+    W = max(A, S, 64)
+    return (np.zeros((24, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
+            np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
 
 
 @njit(cache=True, nogil=True)
@@ -997,10 +1044,10 @@ class _Ctx(NamedTuple):
     scratch: tuple  # the search's work arrays (_scratch)
     out: list  # [the output buffer, (cap, 56) uint8]: written by every call, copied out
     cross: list  # [board bytes, cross-checks] of the last board seen (a cache of one)
-    bscratch: tuple  # _bounds' own work arrays
     keys: list  # [(key codes, flags, completers) of the pack's key set, or None], loaded once
     blank_max: int  # the most blanks a key holds
-    rackw: list  # [rack bytes, SB]: :func:`_rack_words` of the last rack of generate_best
+    rackw: list  # [rack bytes, (sept, compl, SB)]: :func:`_rack_info` of the last rack
+    top: list  # [scores, keys] of generate_best's top moves (int64), grown as n needs
 
 
 class _ThreadContexts(threading.local):
@@ -1052,8 +1099,8 @@ def _context(pack) -> _Ctx:
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
                    spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [np.empty((4096, _REC), np.uint8)],
-                   [None, None], _bound_scratch(N), [], min(spec.blank_count, spec.rack_size),
-                   [None, np.zeros(spec.rack_size + 1, np.int64)])
+                   [None, None], [], min(spec.blank_count, spec.rack_size),
+                   [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)])
         _CTX[pack] = ctx
     return ctx
 
@@ -1160,7 +1207,7 @@ def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
     return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                    ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                    ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
-                   0, False, np.uint64(0), _NO_SB, _NO_TOP_SC, _NO_TOP_KEY, *ctx.bscratch)
+                   0, False, np.uint64(0), _NO_SB, _NO_TOP_SC, _NO_TOP_KEY)
 
 
 def _cross_cached(ctx: _Ctx, letters, blanks):
@@ -1268,12 +1315,18 @@ def _rack_words(g, hw, root, rack, L, values, SB):
                 sp += 1
 
 
-def _rack_words_cached(ctx: _Ctx, r: np.ndarray) -> np.ndarray:
-    """:func:`_rack_words` of rack ``r``, kept for the last rack (a decision asks again)."""
+def _rack_info(pack, ctx: _Ctx, r: np.ndarray) -> tuple:
+    """(sept, compl, SB) of rack ``r`` for :func:`_bounds`: :func:`_bingo_keys` and
+    :func:`_rack_words`, kept for the last rack (a decision, a re-valuation, the benchmark's
+    repeated calls ask again)."""
     key = r.tobytes()
     c = ctx.rackw
     if c[0] != key:
-        _rack_words(ctx.g, ctx.hw, ctx.root, r, ctx.L, ctx.values, c[1])
+        sept, compl = _bingo_keys(pack, ctx, r)
+        sb = c[1][2] if c[1] is not None else np.zeros(ctx.rack_size + 1, np.int64)
+        _rack_words(ctx.g, ctx.hw, ctx.root, r, ctx.L, ctx.values, sb)
+        c[0] = None
+        c[1] = (sept, compl, sb)
         c[0] = key
     return c[1]
 
@@ -1322,17 +1375,18 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
     if not r.any():
         return np.zeros(0, MOVE_DTYPE)
     cc = _cross_cached(ctx, letters, blanks)
-    sept, compl = _bingo_keys(pack, ctx, r)
+    sept, compl, sb = _rack_info(pack, ctx, r)
     if ctx.cap[0] < n:
         ctx.cap[0] = n
         ctx.out[0] = np.empty((n, _REC), np.uint8)
     buf = ctx.out[0]
-    top_sc = np.zeros(n, np.int64)
-    top_key = np.zeros(n, np.int64)
+    if len(ctx.top[0]) < n:
+        ctx.top[:] = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
+    top_sc, top_key = ctx.top  # only the first k entries are written and read
     k = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                 ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                 ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, ctx.cap[0], *ctx.scratch,
-                n, sept, compl, _rack_words_cached(ctx, r), top_sc, top_key, *ctx.bscratch)
+                n, sept, compl, sb, top_sc, top_key)
     if k <= 1:
         return buf[:k].copy().view(MOVE_DTYPE).reshape(k)
     order = np.lexsort((top_key[:k], -top_sc[:k]))  # score down, then generation order
