@@ -27,11 +27,13 @@ exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
 Best N (:func:`generate_best`): the N highest-scoring placements without listing the
 others, the same records as the full list sorted by score (stable). Each anchor gets an
 upper bound on the scores of the placements its walk can find (the "shadow" pass of MAGPIE
-and wolges, here without the word graph: spans of squares, the rack's values matched with
-the squares' multipliers, the pack's key set deciding whether a whole-rack span can be a
-bingo at all), anchors are walked by decreasing bound, spans (tiles left and right of the
-anchor) whose bound is below the N-th score so far are not entered, and the search stops
-at the first anchor whose bound is below it.
+and wolges: spans of squares, the rack's values matched with the squares' multipliers
+under each square's cap, the letters next to board tiles limited to those that extend them
+in the word graph, a span of rack tiles only limited to the word lengths and values the
+rack spells, the pack's key set deciding whether a whole-rack span can be a bingo at all),
+anchors are walked by decreasing bound, spans (tiles left and right of the anchor) whose
+bound is below the N-th score so far are not entered, and the search stops at the first
+anchor whose bound is below it.
 
 Speed (benchmarks/bench_movegen_peers.py: midgame positions cut from match records, every
 move; benchmarks/bench_movegen.py: self-play positions): see the README's "Move generation
@@ -42,8 +44,8 @@ output buffer is kept per pack and the records copied out (a fresh buffer each c
 its page faults), and the cross-checks of the last board are kept (an endgame search, a
 decision and the re-valuations after it ask for the same board again).
 
-Thread use: the search holds the GIL (numba ``nogil`` is off), so concurrent calls from
-Python threads run one at a time.
+Thread use: the compiled kernels release the GIL (``nogil``); each thread has its own
+context (output buffer, work arrays, caches: :class:`_ThreadContexts`).
 
 >>> import numpy as np
 >>> from heuri import load_pack                                  # doctest: +SKIP
@@ -329,15 +331,22 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
             blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
             LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E, P_ec):
     """An upper bound on the score of every placement the walk from each anchor can find,
-    written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges,
-    without the word graph: every span of squares such a placement can cover (the anchor
-    filled, at most the rack's tile count filled, no filled square on or left of the
-    previous anchor, board tiles inside the span taken whole, every filled square allowing
-    some rack letter by its cross-check) is scored as if the rack's tiles could go anywhere:
-    board tiles at their face value times the span's word multiplier W, fixed cross-word
-    parts in full, and the rack's values, highest first, matched with the squares' multipliers
-    lm * (W + cross wm), highest first (the rearrangement inequality makes that the largest
-    sum), but never more than each square's own highest allowed rack letter gives. A span
+    written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges:
+    every span of squares such a placement can cover (the anchor filled, at most the rack's
+    tile count filled, no filled square on or left of the previous anchor, board tiles
+    inside the span taken whole, every filled square allowing some rack letter) is scored as
+    if the rack's tiles could go anywhere: board tiles at their face value times the span's
+    word multiplier W, fixed cross-word parts in full, and the rack's values on the squares'
+    multipliers lm * (W + cross wm): the squares by decreasing multiplier, each taking the
+    highest rack value left that is at most its cap (the value of the best rack letter the
+    square allows; this greedy is the best assignment under caps, by an exchange argument,
+    and without caps it is the rearrangement inequality). A square allows a letter when its
+    cross-check does and, next to board tiles in the line, when the letter extends them in
+    the word graph (board tiles B right of it: an arc for x after the path rev(B) from the
+    root; tiles A left of it: the path x rev(A); MAGPIE's left and right extension sets).
+    A span of rack tiles only (no board tile in the main word, two tiles or more) needs a
+    word of that many rack tiles, and its tiles' face values sum to at most the best such
+    word's (``SB``, :func:`_rack_words`; filled onto the highest multipliers first). A span
     that places the whole rack earns the bingo bonus, and is possible at all only when the
     rack is a septet (no board tile in the span) or a reduced octet completed by the span's
     one board tile (``sept``, ``compl``: from the pack's key set); with two or more board
