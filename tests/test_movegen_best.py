@@ -122,3 +122,41 @@ def test_best_obeys_the_rules_bingo_bonus(pack_en):
     want = sorted_full(pack_en, letters, blanks, r, rules=rules)
     got = generate_best(pack_en, letters, blanks, r, n=5, rules=rules)
     assert same(got, want[:5])
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "fr"])
+def test_rack_words_equal_a_scan_of_the_word_list(lang, request):
+    """_rack_words (the bound's "a span of rack tiles only needs a word of that length"):
+    for 40 random blank-free racks, the highest face-value sum of a k-tile word the rack
+    spells, for every k, equals a scan of the pack's word list; a rack with a blank is
+    unconstrained."""
+    from collections import Counter
+
+    from heuri import movegen as mg
+
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    L, R = spec.n_letters, spec.rack_size
+    ctx = mg._context(pack)
+    words = [tuple(t) for t in pack.table("words").column("tiles").to_pylist() if len(t) <= R]
+    dist = spec.distribution()
+    pool = np.repeat(np.arange(L), dist[:L])
+    rng = np.random.default_rng(17)
+    found = 0
+    for _ in range(40):
+        rack = np.bincount(rng.choice(pool, size=R, replace=False), minlength=L + 1).astype(np.int64)
+        have = Counter({t: int(rack[t]) for t in range(L) if rack[t]})
+        want = np.full(R + 1, -1, np.int64)
+        for w in words:
+            if not Counter(w) - have:
+                want[len(w)] = max(want[len(w)], sum(spec.values[t] for t in w))
+        got = np.zeros(R + 1, np.int64)
+        before = rack.copy()
+        mg._rack_words(ctx.g, ctx.hw, ctx.root, rack, L, ctx.values, got)
+        assert np.array_equal(rack, before)  # restored
+        assert got[2:].tolist() == want[2:].tolist(), spec.format_tiles(np.repeat(np.arange(L + 1), rack), "?")
+        found += int((want[2:] >= 0).sum())
+    assert found > 40  # most racks spell some words
+    rack[L] = 1
+    mg._rack_words(ctx.g, ctx.hw, ctx.root, rack, L, ctx.values, got)
+    assert (got[2:] >= 1 << 30).all()
