@@ -732,7 +732,9 @@ def add_match_arguments(p) -> None:
     """The arguments of ``heuri match`` (an argparse parser)."""
     p.add_argument("--lang", required=True, help="language pack (es, en, fr): build it with snakemake first")
     p.add_argument("--p1", default="heuri3", help="first engine (default heuri3): greedy, heuri1, heuri2, heuri3, "
-                   "heuriN-noend, or an external SIU engine as \"siu:<command line>\"")
+                   "heuri4 (and its variants), heuriN-noend, an evaluator with options as "
+                   "NAME@key=value,... (e.g. heuri4@offset=35), or an external SIU engine as "
+                   "\"siu:<command line>\"")
     p.add_argument("--p2", default="greedy", help="second engine (default greedy); same choices as --p1")
     p.add_argument("--p1-option", action="append", default=[], metavar="NAME=VALUE",
                    help="setoption for an external --p1 engine (repeatable), e.g. --p1-option Engine=greedy")
