@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from heuri.probability import (ProbabilityError, augmented_bag, bingo_value, board_counts,
-                               default_bag_size, heuri1_b, key_rows, leave_index, leave_table, leave_tables,
+                               default_bag_size, heuri1_b, key_rows, key_runs, leave_index, leave_table, leave_tables,
                                p_key, sub_multisets)
 
 
@@ -211,3 +211,12 @@ def test_leave_tables_equal_separate_passes(lang, request):
         # only the mask's table asked for
         _, e3, _, e_none, _, ov_none = leave_tables(pack, rack, U, use, val, bag, every=False)
         assert (e3 == e1).all() and e_none is None and ov_none is None
+
+
+def test_key_runs_spell_the_key_rows(real_pack):
+    """key_runs: each key's (kind, count) runs, ascending, expand back to its sorted tiles."""
+    rows = key_rows(real_pack)
+    runs = key_runs(real_pack)
+    for i in np.random.default_rng(1).choice(len(rows), 2000, replace=False):
+        tiles = [y >> 3 for y in runs[i] if y != 255 for _ in range(y & 7)]
+        assert tiles == rows[i].tolist()

@@ -180,6 +180,40 @@ def key_rows(pack) -> np.ndarray:
     return r
 
 
+_RUNS: dict = {}
+
+
+def key_runs(pack) -> np.ndarray:
+    """The key set as runs of equal tiles, shape (n, R) uint8: entry j is ``8·x + c`` for
+    the j-th distinct tile kind x of the key (ascending, as in :func:`key_rows`) held c
+    times, then 255 padding; cached per pack folder (the leave kernel's input: no run
+    detection per key and decision). Raises ProbabilityError for a language with more
+    than 31 tile kinds or a rack of more than 7 tiles."""
+    k = str(pack.root)
+    r = _RUNS.get(k)
+    if r is None:
+        if pack.spec.n_kinds > 31 or pack.spec.rack_size > 7:
+            raise ProbabilityError(f"{pack.spec.code}: {pack.spec.n_kinds} tile kinds, a rack of "
+                                   f"{pack.spec.rack_size}; key runs hold 31 kinds, 7 tiles")
+        rows = key_rows(pack).astype(np.int64)
+        n, R = rows.shape
+        r = np.full((n, R), 255, np.uint8)
+        start = np.ones((n, R), bool)
+        start[:, 1:] = rows[:, 1:] != rows[:, :-1]
+        # count of each run: distance to the next start
+        cnt = np.zeros((n, R), np.int64)
+        for j in range(R - 1, -1, -1):
+            nxt = cnt[:, j + 1] if j + 1 < R else np.zeros(n, np.int64)
+            cont = ~start[:, j + 1] if j + 1 < R else np.zeros(n, bool)
+            cnt[:, j] = 1 + np.where(cont, nxt, 0)
+        slot = np.cumsum(start, axis=1) - 1
+        for j in range(R):
+            m = start[:, j]
+            r[np.flatnonzero(m), slot[m, j]] = (8 * rows[m, j] + cnt[m, j]).astype(np.uint8)
+        _RUNS[k] = r
+    return r
+
+
 # -- the leave table kernel ------------------------------------------------------------------
 # one scratch pair per thread (and a second pair for the every-key table of leave_tables):
 # the kernel releases the interpreter lock (heuri serve's thread pool runs two at once), and
@@ -248,13 +282,13 @@ def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m):
 
 
 @njit(cache=True, nogil=True)
-def _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
+def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
     """:func:`_leave_kernel` over the keys of ``use`` and, in the same pass over the keys,
     the same table over every key (when ``ge2`` is not empty: zeroed scratch like ``ge``)
     and, when ``ov`` is not empty ((n,) float64, written), each key's unnormalised
     p(s | ∅)·val: Π_x C(U_x, s_x) · val[s] (0 when U lacks a tile of s), the product taken
     in the key's tile order. Returns (e_num, p_num, e2_num, p2_num) ((0,) arrays for the
-    table not asked for)."""
+    table not asked for). ``runs``: :func:`key_runs` (the keys' tiles as runs)."""
     K = U.shape[0]
     slot = np.full(K, -1, np.int64)
     kinds = np.zeros(K, np.int64)
@@ -265,7 +299,7 @@ def _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
             kinds[nk] = x
             nk += 1
     # group code: mixed radix with base b_j = min(R, r_x + U_x) + 1 per rack kind
-    R = rows.shape[1]
+    R = runs.shape[1]
     base = np.ones(nk + 1, np.int64)
     gstride = np.ones(nk + 1, np.int64)
     lstride = np.ones(nk + 1, np.int64)
@@ -280,7 +314,7 @@ def _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
     m = lstride[nk]
     both = ge2.shape[0] > 0
     want_ov = ov.shape[0] > 0
-    n = rows.shape[0]
+    n = runs.shape[0]
     touched = np.empty(min(gstride[nk], n + 1), np.int64)
     touched2 = np.empty(min(gstride[nk], n + 1) if both else 0, np.int64)
     nt = 0
@@ -292,14 +326,13 @@ def _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
         a = 1.0
         o = 1.0  # Π_x C(U_x, s_x), every kind (the opponent's empty leave)
         code = 0
-        j = 0
         ok = True
-        while j < R:
-            x = rows[i, j]
-            c = 1
-            while j + c < R and rows[i, j + c] == x:
-                c += 1
-            j += c
+        for j in range(R):
+            y = runs[i, j]
+            if y == 255:
+                break
+            x = y >> 3
+            c = y & 7
             o *= binom[U[x], c]  # 0 when c > U_x (the table holds 0 there)
             sl = slot[x]
             if sl < 0:
@@ -339,10 +372,10 @@ def _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
 
 
 @njit(cache=True, nogil=True)
-def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
+def _leave_kernel(runs, use, val, U, rack, binom, ge, gp):
     """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
 
-    rows (n, R) uint8 sorted tiles; use (n,) bool; val (n,) float64; U, rack (K,) int64;
+    runs (n, R) uint8 the keys' tile runs (:func:`key_runs`); use (n,) bool; val (n,) float64; U, rack (K,) int64;
     ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
     Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order.
 
@@ -350,7 +383,7 @@ def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
     kinds does not depend on the leave), then each group is spread over the leaves it
     holds (:func:`_spread`)."""
     none = np.zeros(0, np.float64)
-    e_num, p_num, _, _ = _leave_kernel2(rows, use, val, U, rack, binom, ge, gp, none, none, none)
+    e_num, p_num, _, _ = _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, none, none, none)
     return e_num, p_num
 
 
@@ -405,7 +438,7 @@ def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.
     if bag_size is None:
         bag_size = default_bag_size(U, R)
     leaves = sub_multisets(rack)
-    rows = key_rows(pack)
+    rows = key_runs(pack)
     ge, gp = _scratch(_group_size(rack, U, R))
     e_num, p_num = _leave_kernel(rows, np.asarray(use, np.bool_), np.asarray(val, np.float64),
                                  U, rack, BINOM, ge, gp)
@@ -433,7 +466,7 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
     if bag_size is None:
         bag_size = default_bag_size(U, R)
     leaves = sub_multisets(rack)
-    rows = key_rows(pack)
+    rows = key_runs(pack)
     size = _group_size(rack, U, R)
     ge, gp = _scratch(size)
     ge2, gp2 = _scratch(size, "ge2") if every else (_NONE_F, _NONE_F)
