@@ -32,9 +32,13 @@ upward over blanks (a key with blanks lands when one of its children does).
 - Keys set that way walk up to their blank parents (``parents``), once each: a key found
   already set stops the walk, since the bitsets are closed.
 
-δ of the board after a move (Heuri_3 re-values placements with it) is computed afresh on
-that board (:meth:`BoardDelta.bits_after`): at about 0.3 ms a board that is cheaper than
-tracking which lanes a move touches. Everything runs in compiled loops (numba).
+δ of the board after a move (Heuri_3 re-values placements with it,
+:meth:`BoardDelta.bits_after`) is computed on that board in one compiled call: for the first
+placement of a board every line is walked (about 0.35 ms); from the second on, only the rows
+and columns whose letters, cross-checks or neighbour flags the move changes (first to last),
+the other lines' lanes coming from prefix and suffix unions of the board's rows and columns
+(:func:`_line_unions`, built once, about two δ; the blank closure of a union is the union of
+the closures): about 0.18 ms a placement. Everything runs in compiled loops (numba).
 Cross-checks come from the move generator's word graph (:func:`cross_checks`).
 """
 from __future__ import annotations
