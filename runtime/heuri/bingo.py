@@ -158,7 +158,9 @@ def bingo_index(pack) -> BingoIndex:
         if missing:
             raise PackError(f"{d}: bingo index missing {missing}; build it with: "
                             f"snakemake --cores 2 {pack.code}")
-        arrs = {n: np.load(d / f"{n}.npy", mmap_mode="r") for n in names}
+        # plain ndarray views of the memory maps: a compiled call types a np.memmap argument
+        # on a slow path (about 1 µs each against 0.2 µs; the δ kernels take ten of them)
+        arrs = {n: np.asarray(np.load(d / f"{n}.npy", mmap_mode="r")) for n in names}
         ix = BingoIndex(**arrs, n_keys=len(pack.keys), n_letters=pack.spec.n_letters,
                         rack_size=pack.spec.rack_size, key_counts=pack.keys.counts)
         _INDEX[key] = ix
@@ -705,10 +707,12 @@ class BoardDelta:
 
     def bits_after(self, rows, cols, tiles) -> np.ndarray:
         """δ as a bitset (like :attr:`delta_bits`, same ``max_blanks``) of the board after
-        placing ``tiles`` (letter ids) on the empty squares (rows[i], cols[i]), computed
-        afresh on that board in one compiled call (:func:`_delta_bits_after`: about the
-        cost of :attr:`delta_bits`, without building a BoardDelta). Raises BoardError when
-        a square is occupied or off the board, or a tile is not a letter id.""" 
+        placing ``tiles`` (letter ids) on the empty squares (rows[i], cols[i]), in one
+        compiled call: :func:`_delta_bits_after` (every line walked, about the cost of
+        :attr:`delta_bits`) for the first call, then, from the :data:`LINES_AFTER`-th on,
+        :func:`_delta_bits_after_lines` (only the lines the move changes; the same bits).
+        Raises BoardError when a square is occupied or off the board, or a tile is not a
+        letter id."""
         rows = np.asarray(rows, np.int64)
         cols = np.asarray(cols, np.int64)
         N = self.letters.shape[0]
