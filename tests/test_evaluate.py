@@ -280,7 +280,7 @@ def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
     the very float of the per-key walk (_delta_sums_opp), ours too, on real boards."""
     from heuri.bingo import BoardDelta, random_board
     from heuri.evaluate import _delta_sums_opp, _delta_sums_ov
-    from heuri.probability import BINOM, augmented_bag, key_rows, leave_tables
+    from heuri.probability import BINOM, augmented_bag, key_rows, key_runs, leave_tables
 
     spec = pack_en.spec
     rng = np.random.default_rng(3)
@@ -306,7 +306,7 @@ def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
                 hold = bd.ix.holding(leave)
                 t = 7 - int(leave.sum())
                 a = _delta_sums_opp(bd.delta_bits, after, hold, rows, val, U, leave, t, BINOM, ours)
-                b = _delta_sums_ov(bd.delta_bits, after, hold, rows, val, U, leave, t, BINOM, ours, ov)
+                b = _delta_sums_ov(bd.delta_bits, after, hold, key_runs(pack_en), val, U, leave, t, BINOM, ours, ov)
                 assert a == b
                 checked += a[2] != 0
     assert checked > 5

@@ -47,7 +47,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .errors import HeuriError
-from .probability import BINOM, bingo_value, default_bag_size, key_rows, leave_table, leave_tables
+from .probability import BINOM, bingo_value, default_bag_size, key_rows, key_runs, leave_table, leave_tables
 
 VOWELS = frozenset("AEIOU")
 
@@ -189,16 +189,17 @@ def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours)
 
 
 @njit(cache=True, nogil=True)
-def _delta_sums_ov(before, after, holding, rows, val, U, leave, t, binom, ours, ov):
+def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, ov):
     """:func:`_delta_sums_opp` with the opponent's per-key terms given: ``ov`` (n,) float64,
     Π_x C(U_x, s_x)·val[s] of every key (:func:`heuri.probability.leave_tables`, computed
     once a decision), so a key whose δ changes costs a load for the opponent's sum and the
-    tile walk only when it holds our leave. The same sums in the same order as
+    tile walk only when it holds our leave (``runs``: the keys as runs of equal tiles,
+    :func:`heuri.probability.key_runs`). The same sums in the same order as
     :func:`_delta_sums_opp` (so the same floats). Returns (de, dp, de_opp)."""
     de = 0.0
     dp = 0.0
     do = 0.0
-    R = rows.shape[1]
+    R = runs.shape[1]
     one = np.uint64(1)
     for i in range(before.shape[0]):
         v = before[i] ^ after[i]
@@ -218,13 +219,12 @@ def _delta_sums_ov(before, after, holding, rows, val, U, leave, t, binom, ours, 
             a = 1.0  # ours: Π C(U_x, s_x − L_x)
             drawn = 0
             mine = True
-            j = 0
-            while j < R:
-                x = rows[k, j]
-                c = 1
-                while j + c < R and rows[k, j + c] == x:
-                    c += 1
-                j += c
+            for j in range(R):
+                y = runs[k, j]
+                if y == 255:
+                    break
+                x = y >> 3
+                c = y & 7
                 d = c - leave[x]
                 if d < 0 or d > U[x]:
                     mine = False
@@ -561,6 +561,7 @@ class Heuri3(Evaluator):
             self.last_revalued = 0
             return e, p, base
         rows_k = key_rows(self.pack)
+        runs_k = key_runs(self.pack)
         if opp_on:  # the opponent's rack: R tiles of U, p(s | ∅) (Heuri4, opponent term)
             no_leave = np.zeros(spec.n_kinds, np.int64)
             c_opp = comb(N, R)
@@ -606,7 +607,7 @@ class Heuri3(Evaluator):
                 if code not in holding:  # one bitset per distinct leave
                     holding[code] = bd.ix.holding(lv[i])
                 if opp_on:  # our sums and the change of the opponent's bingo expectation
-                    de, dp, d_opp = _delta_sums_ov(bd.delta_bits, after, holding[code], rows_k,
+                    de, dp, d_opp = _delta_sums_ov(bd.delta_bits, after, holding[code], runs_k,
                                                    self._val, U, lv[i].astype(np.int64), t, BINOM,
                                                    draws, ov)
                     d_opp = opp_w * d_opp / c_opp
