@@ -406,3 +406,40 @@ def test_delta_agrees_with_the_move_generator(lang, seed, request):
             bingos += bingo
             checked += 1
     assert checked == 48 and 5 <= bingos < checked
+
+
+@pytest.mark.parametrize("lang,seed", [("es", 11), ("en", 12)])
+def test_bits_after_by_line_unions(lang, seed, request):
+    """From the LINES_AFTER-th call on, bits_after walks only the lines a move changes and
+    takes the others from the line unions: the same bits as δ of the new board, for many
+    generated moves (across and down, hooks, blanks allowed up to max_blanks); the unions
+    of every row with every column give δ of the board itself."""
+    from heuri.bingo import LINES_AFTER
+    from heuri.evaluate import _new_squares
+    from heuri.movegen import generate
+    from heuri.probability import augmented_bag
+
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for n_words, max_blanks in ((1, 2), (5, 1), (12, 2), (20, 0)):
+        b, bl = random_board(pack, n_words, rng)
+        pool = augmented_bag(spec, b, bl, np.zeros(spec.n_kinds, np.int64))
+        rack = np.bincount(rng.permutation(np.repeat(np.arange(spec.n_kinds), pool))[:7],
+                           minlength=spec.n_kinds)
+        moves = generate(pack, b, bl, rack, exchanges=False)
+        moves = moves[moves["kind"] == 0]
+        bd = BoardDelta(pack, b, max_blanks=max_blanks)
+        _, _, pre_a, _, pre_d, _ = bd.lines
+        keep = bd.ix.keep_mask(max_blanks)
+        whole = pre_a[-1] | pre_d[-1]
+        assert (whole & keep if keep is not None else whole).tolist() == bd.delta_bits.tolist()
+        for i in rng.choice(len(moves), min(25, len(moves)), replace=False):
+            sq = _new_squares(moves[i])
+            after = b.copy()
+            after[sq[0], sq[1]] = sq[2]
+            want = BoardDelta(pack, after, max_blanks=max_blanks).delta_bits
+            assert (bd.bits_after(*sq) == want).all()
+            checked += bd._after_calls >= LINES_AFTER
+    assert checked >= 60

@@ -273,3 +273,40 @@ def test_heuri3_top_zero_ranks_by_current_board(pack_es):
     assert (np.diff(r.v) <= 1e-9).all()
     assert (r.moves["kind"] == 0).any() and (r.moves["kind"] == 1).any()
     assert r.moves["kind"][0] == 0  # here a placement beats every exchange
+
+
+def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
+    """The opponent's sum with the per-key terms given once a decision (_delta_sums_ov) is
+    the very float of the per-key walk (_delta_sums_opp), ours too, on real boards."""
+    from heuri.bingo import BoardDelta, random_board
+    from heuri.evaluate import _delta_sums_opp, _delta_sums_ov
+    from heuri.probability import BINOM, augmented_bag, key_rows, key_runs, leave_tables
+
+    spec = pack_en.spec
+    rng = np.random.default_rng(3)
+    rows = key_rows(pack_en)
+    val = np.asarray(pack_en.keys.sigma) * 2.5 + 23.0
+    checked = 0
+    for n_words in (4, 9):
+        letters, blanks = random_board(pack_en, n_words, rng)
+        pool = augmented_bag(spec, letters, blanks, np.zeros(spec.n_kinds, np.int64))
+        rack = np.bincount(rng.permutation(np.repeat(np.arange(spec.n_kinds), pool))[:7],
+                           minlength=spec.n_kinds)
+        U = pool - rack
+        bd = BoardDelta(pack_en, letters)
+        _, _, _, _, _, ov = leave_tables(pack_en, rack, U, bd.delta, val, 50, every=False, opponent=True)
+        for r in range(15):
+            c = int(np.flatnonzero(letters[r] < 0)[0]) if (letters[r] < 0).any() else None
+            if c is None:
+                continue
+            after = bd.bits_after([r], [c], [spec.parse_tiles("E")[0]])
+            tiles = np.repeat(np.arange(spec.n_kinds), rack)
+            for n_keep, ours in ((5, True), (0, True), (2, False), (1, True)):
+                leave = np.bincount(tiles[:n_keep], minlength=spec.n_kinds).astype(np.int64)
+                hold = bd.ix.holding(leave)
+                t = 7 - int(leave.sum())
+                a = _delta_sums_opp(bd.delta_bits, after, hold, rows, val, U, leave, t, BINOM, ours)
+                b = _delta_sums_ov(bd.delta_bits, after, hold, key_runs(pack_en), val, U, leave, t, BINOM, ours, ov)
+                assert a == b
+                checked += a[2] != 0
+    assert checked > 5

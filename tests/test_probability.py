@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from heuri.probability import (ProbabilityError, augmented_bag, bingo_value, board_counts,
-                               default_bag_size, heuri1_b, key_rows, leave_index, leave_table,
+                               default_bag_size, heuri1_b, key_rows, key_runs, leave_index, leave_table, leave_tables,
                                p_key, sub_multisets)
 
 
@@ -182,3 +182,41 @@ def test_key_rows_match_counts(pack_en):
     sample = np.random.default_rng(0).choice(len(rows), 500, replace=False)
     for i in sample:
         assert (np.bincount(rows[i], minlength=counts.shape[1]) == counts[i]).all()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_leave_tables_equal_separate_passes(lang, request):
+    """leave_tables' one pass gives exactly (==, not approx) leave_table's e and p with the
+    mask, the same with every key, and each key's opponent term Π C(U_x, s_x)·val(s)."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    spec = pack.spec
+    rng = np.random.default_rng(7)
+    tiles = np.repeat(np.arange(spec.n_kinds), spec.distribution())
+    val = bingo_value(np.asarray(pack.keys.sigma)) - 27.0
+    counts = np.asarray(pack.keys.counts).astype(np.int64)
+    for bag in (40, 3):
+        rng.shuffle(tiles)
+        rack = np.bincount(tiles[:7], minlength=spec.n_kinds)
+        U = np.bincount(tiles[7:7 + bag + 7], minlength=spec.n_kinds)
+        use = rng.random(len(pack.keys)) < 0.3
+        leaves, e, p, e_all, p_all, ov = leave_tables(pack, rack, U, use, val, bag, every=True, opponent=True)
+        l1, e1, p1 = leave_table(pack, rack, U, use, val, bag)
+        _, e2, p2 = leave_table(pack, rack, U, np.ones(len(use), bool), val, bag)
+        assert (leaves == l1).all() and (e == e1).all() and (p == p1).all()
+        assert (e_all == e2).all() and (p_all == p2).all()
+        assert e_all.max() > 0 if bag >= 7 else True
+        for i in rng.choice(len(counts), 300, replace=False):
+            want = float(np.prod([comb(int(U[x]), int(c)) for x, c in enumerate(counts[i]) if c]))
+            assert ov[i] == pytest.approx(want * val[i], rel=1e-12)
+        # only the mask's table asked for
+        _, e3, _, e_none, _, ov_none = leave_tables(pack, rack, U, use, val, bag, every=False)
+        assert (e3 == e1).all() and e_none is None and ov_none is None
+
+
+def test_key_runs_spell_the_key_rows(real_pack):
+    """key_runs: each key's (kind, count) runs, ascending, expand back to its sorted tiles."""
+    rows = key_rows(real_pack)
+    runs = key_runs(real_pack)
+    for i in np.random.default_rng(1).choice(len(rows), 2000, replace=False):
+        tiles = [y >> 3 for y in runs[i] if y != 255 for _ in range(y & 7)]
+        assert tiles == rows[i].tolist()

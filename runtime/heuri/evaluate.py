@@ -47,7 +47,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from .errors import HeuriError
-from .probability import BINOM, bingo_value, default_bag_size, key_rows, leave_table
+from .probability import BINOM, bingo_value, default_bag_size, key_rows, key_runs, leave_table, leave_tables
 
 VOWELS = frozenset("AEIOU")
 
@@ -182,6 +182,56 @@ def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours)
                     break
             sgn = 1.0 if after[i] & bit else -1.0
             do += sgn * o * val[k]
+            if mine and drawn == t:
+                de += sgn * a * val[k]
+                dp += sgn * a
+    return de, dp, do
+
+
+@njit(cache=True, nogil=True)
+def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, ov):
+    """:func:`_delta_sums_opp` with the opponent's per-key terms given: ``ov`` (n,) float64,
+    Π_x C(U_x, s_x)·val[s] of every key (:func:`heuri.probability.leave_tables`, computed
+    once a decision), so a key whose δ changes costs a load for the opponent's sum and the
+    tile walk only when it holds our leave (``runs``: the keys as runs of equal tiles,
+    :func:`heuri.probability.key_runs`). The same sums in the same order as
+    :func:`_delta_sums_opp` (so the same floats). Returns (de, dp, de_opp)."""
+    de = 0.0
+    dp = 0.0
+    do = 0.0
+    R = runs.shape[1]
+    one = np.uint64(1)
+    for i in range(before.shape[0]):
+        v = before[i] ^ after[i]
+        if v == 0:
+            continue
+        hv = holding[i] if ours else np.uint64(0)
+        ai = after[i]
+        while v:
+            b = trailing_zeros(v)
+            bit = one << np.uint64(b)
+            v &= v - one
+            k = i * 64 + b
+            sgn = 1.0 if ai & bit else -1.0
+            do += sgn * ov[k]
+            if not hv & bit:
+                continue
+            a = 1.0  # ours: Π C(U_x, s_x − L_x)
+            drawn = 0
+            mine = True
+            for j in range(R):
+                y = runs[k, j]
+                if y == 255:
+                    break
+                x = y >> 3
+                c = y & 7
+                d = c - leave[x]
+                if d < 0 or d > U[x]:
+                    mine = False
+                    break
+                if d > 0:
+                    a *= binom[U[x], d]
+                    drawn += d
             if mine and drawn == t:
                 de += sgn * a * val[k]
                 dp += sgn * a
@@ -483,14 +533,23 @@ class Heuri3(Evaluator):
         nb = min(int(rack[spec.blank] + U[spec.blank]), spec.rack_size)
         bd = BoardDelta(self.pack, letters, max_blanks=nb)
         self.last_delta = bd
-        _, e_tab, p_tab = leave_table(self.pack, rack, U, bd.delta, self._val, bag_size)
+        q = float(self.lanes)
+        N = int(U.sum())
+        R = spec.rack_size
+        refining = not (self.top == 0 and not self.exact)
+        opp_w = float(self.opponent)
+        opp_on = refining and opp_w > 0 and N >= R
+        n_place = int((moves["kind"] == 0).sum())
+        # the every-key table: the lanes blend, and the bound of the pruned re-valuation
+        every = q > 0 or (refining and self.prune and (n_place if self.exact else min(self.top, n_place)) > 1)
+        # one pass over the keys: e(L | δ), e(L | every key lands) and the opponent's per-key
+        # terms (the same floats as separate passes)
+        _, e_tab, p_tab, e_all_tab, p_all_tab, ov = leave_tables(
+            self.pack, rack, U, bd.delta, self._val, bag_size, every=every, opponent=opp_on)
         li = _leave_codes(rack, lv)
         e = e_d = e_tab[li]
         p = p_d = p_tab[li]
-        q = float(self.lanes)
-        e_all_tab = None
         if q > 0:  # Heuri4's lanes: a key that cannot land now may land next turn
-            _, e_all_tab, p_all_tab = leave_table(self.pack, rack, U, self._all, self._val, bag_size)
             e_all, p_all = e_all_tab[li], p_all_tab[li]
             e = (1 - q) * e_d + q * e_all
             p = (1 - q) * p_d + q * p_all
@@ -501,11 +560,8 @@ class Heuri3(Evaluator):
             # moves' ranking below would put the exchanges and the pass above every placement)
             self.last_revalued = 0
             return e, p, base
-        N = int(U.sum())
-        R = spec.rack_size
         rows_k = key_rows(self.pack)
-        opp_w = float(self.opponent)
-        opp_on = opp_w > 0 and N >= R
+        runs_k = key_runs(self.pack)
         if opp_on:  # the opponent's rack: R tiles of U, p(s | ∅) (Heuri4, opponent term)
             no_leave = np.zeros(spec.n_kinds, np.int64)
             c_opp = comb(N, R)
@@ -520,8 +576,7 @@ class Heuri3(Evaluator):
             chosen = placements if self.exact else placements[: self.top]
             bound = None
             if self.prune and len(chosen) > 1:
-                e_up = e_all_tab if e_all_tab is not None else leave_table(
-                    self.pack, rack, U, self._all, self._val, bag_size)[1]
+                e_up = e_all_tab
                 ub = moves["score"].astype(np.float64) + e_up[li]
                 if cost is not None:
                     ub = ub - cost
@@ -552,9 +607,9 @@ class Heuri3(Evaluator):
                 if code not in holding:  # one bitset per distinct leave
                     holding[code] = bd.ix.holding(lv[i])
                 if opp_on:  # our sums and the change of the opponent's bingo expectation
-                    de, dp, d_opp = _delta_sums_opp(bd.delta_bits, after, holding[code], rows_k,
-                                                    self._val, U, lv[i].astype(np.int64), t, BINOM,
-                                                    draws)
+                    de, dp, d_opp = _delta_sums_ov(bd.delta_bits, after, holding[code], runs_k,
+                                                   self._val, U, lv[i].astype(np.int64), t, BINOM,
+                                                   draws, ov)
                     d_opp = opp_w * d_opp / c_opp
                 else:
                     de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,

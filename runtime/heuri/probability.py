@@ -180,83 +180,62 @@ def key_rows(pack) -> np.ndarray:
     return r
 
 
+_RUNS: dict = {}
+
+
+def key_runs(pack) -> np.ndarray:
+    """The key set as runs of equal tiles, shape (n, R) uint8: entry j is ``8·x + c`` for
+    the j-th distinct tile kind x of the key (ascending, as in :func:`key_rows`) held c
+    times, then 255 padding; cached per pack folder (the leave kernel's input: no run
+    detection per key and decision). Raises ProbabilityError for a language with more
+    than 31 tile kinds or a rack of more than 7 tiles."""
+    k = str(pack.root)
+    r = _RUNS.get(k)
+    if r is None:
+        if pack.spec.n_kinds > 31 or pack.spec.rack_size > 7:
+            raise ProbabilityError(f"{pack.spec.code}: {pack.spec.n_kinds} tile kinds, a rack of "
+                                   f"{pack.spec.rack_size}; key runs hold 31 kinds, 7 tiles")
+        rows = key_rows(pack).astype(np.int64)
+        n, R = rows.shape
+        r = np.full((n, R), 255, np.uint8)
+        start = np.ones((n, R), bool)
+        start[:, 1:] = rows[:, 1:] != rows[:, :-1]
+        # count of each run: distance to the next start
+        cnt = np.zeros((n, R), np.int64)
+        for j in range(R - 1, -1, -1):
+            nxt = cnt[:, j + 1] if j + 1 < R else np.zeros(n, np.int64)
+            cont = ~start[:, j + 1] if j + 1 < R else np.zeros(n, bool)
+            cnt[:, j] = 1 + np.where(cont, nxt, 0)
+        slot = np.cumsum(start, axis=1) - 1
+        for j in range(R):
+            m = start[:, j]
+            r[np.flatnonzero(m), slot[m, j]] = (8 * rows[m, j] + cnt[m, j]).astype(np.uint8)
+        _RUNS[k] = r
+    return r
+
+
 # -- the leave table kernel ------------------------------------------------------------------
-# one scratch pair per thread: the kernel releases the interpreter lock (heuri serve's
-# thread pool runs two at once), and it writes into its scratch
+# one scratch pair per thread (and a second pair for the every-key table of leave_tables):
+# the kernel releases the interpreter lock (heuri serve's thread pool runs two at once), and
+# it writes into its scratch
 _SCRATCH = threading.local()
 
 
-def _scratch(size: int):
-    s = getattr(_SCRATCH, "ge", None)
+def _scratch(size: int, which: str = "ge"):
+    s = getattr(_SCRATCH, which, None)
     if s is None or len(s[0]) < size:
-        s = _SCRATCH.ge = (np.zeros(size, np.float64), np.zeros(size, np.float64))
+        s = (np.zeros(size, np.float64), np.zeros(size, np.float64))
+        setattr(_SCRATCH, which, s)
     return s
 
 
-@njit(cache=True, nogil=True)
-def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
-    """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
+_NONE_F = np.zeros(0, np.float64)
 
-    rows (n, R) uint8 sorted tiles; use (n,) bool; val (n,) float64; U, rack (K,) int64;
-    ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
-    Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order."""
-    K = U.shape[0]
-    slot = np.full(K, -1, np.int64)
-    kinds = np.zeros(K, np.int64)
-    nk = 0
-    for x in range(K):
-        if rack[x] > 0:
-            slot[x] = nk
-            kinds[nk] = x
-            nk += 1
-    # group code: mixed radix with base b_j = min(R, r_x + U_x) + 1 per rack kind
-    R = rows.shape[1]
-    base = np.ones(nk + 1, np.int64)
-    gstride = np.ones(nk + 1, np.int64)
-    lstride = np.ones(nk + 1, np.int64)
-    for j in range(nk):
-        x = kinds[j]
-        b = rack[x] + U[x]
-        if b > R:
-            b = R
-        base[j] = b + 1
-        gstride[j + 1] = gstride[j] * base[j]
-        lstride[j + 1] = lstride[j] * (rack[x] + 1)
-    m = lstride[nk]
-    touched = np.empty(min(gstride[nk], rows.shape[0] + 1), np.int64)
-    nt = 0
-    n = rows.shape[0]
-    for i in range(n):
-        if not use[i]:
-            continue
-        a = 1.0
-        code = 0
-        j = 0
-        ok = True
-        while j < R:
-            x = rows[i, j]
-            c = 1
-            while j + c < R and rows[i, j + c] == x:
-                c += 1
-            j += c
-            sl = slot[x]
-            if sl < 0:
-                if c > U[x]:
-                    ok = False
-                    break
-                a *= binom[U[x], c]
-            else:
-                if c >= base[sl]:
-                    ok = False
-                    break
-                code += c * gstride[sl]
-        if not ok:
-            continue
-        if ge[code] == 0.0 and gp[code] == 0.0:
-            touched[nt] = code
-            nt += 1
-        ge[code] += a * val[i]
-        gp[code] += a
+
+@njit(cache=True, nogil=True)
+def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m):
+    """The groups' sums (``ge``/``gp`` at the ``nt`` codes of ``touched``, zeroed again
+    here) spread over the leaves l ≤ group: e_num[l] += ge·Π C(U_x, g_x − l_x)."""
     e_num = np.zeros(m, np.float64)
     p_num = np.zeros(m, np.float64)
     g = np.zeros(nk + 1, np.int64)
@@ -302,6 +281,141 @@ def _leave_kernel(rows, use, val, U, rack, binom, ge, gp):
     return e_num, p_num
 
 
+@njit(cache=True, nogil=True)
+def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
+    """:func:`_leave_kernel` over the keys of ``use`` and, in the same pass over the keys,
+    the same table over every key (when ``ge2`` is not empty: zeroed scratch like ``ge``)
+    and, when ``ov`` is not empty ((n,) float64, written), each key's unnormalised
+    p(s | ∅)·val: Π_x C(U_x, s_x) · val[s] (0 when U lacks a tile of s), the product taken
+    in the key's tile order. Returns (e_num, p_num, e2_num, p2_num) ((0,) arrays for the
+    table not asked for). ``runs``: :func:`key_runs` (the keys' tiles as runs)."""
+    K = U.shape[0]
+    slot = np.full(K, -1, np.int64)
+    kinds = np.zeros(K, np.int64)
+    nk = 0
+    for x in range(K):
+        if rack[x] > 0:
+            slot[x] = nk
+            kinds[nk] = x
+            nk += 1
+    # group code: mixed radix with base b_j = min(R, r_x + U_x) + 1 per rack kind
+    R = runs.shape[1]
+    base = np.ones(nk + 1, np.int64)
+    gstride = np.ones(nk + 1, np.int64)
+    lstride = np.ones(nk + 1, np.int64)
+    for j in range(nk):
+        x = kinds[j]
+        b = rack[x] + U[x]
+        if b > R:
+            b = R
+        base[j] = b + 1
+        gstride[j + 1] = gstride[j] * base[j]
+        lstride[j + 1] = lstride[j] * (rack[x] + 1)
+    m = lstride[nk]
+    both = ge2.shape[0] > 0
+    want_ov = ov.shape[0] > 0
+    n = runs.shape[0]
+    touched = np.empty(min(gstride[nk], n + 1), np.int64)
+    touched2 = np.empty(min(gstride[nk], n + 1) if both else 0, np.int64)
+    nt = 0
+    nt2 = 0
+    for i in range(n):
+        u = use[i]
+        if not (u or both or want_ov):
+            continue
+        a = 1.0
+        o = 1.0  # Π_x C(U_x, s_x), every kind (the opponent's empty leave)
+        code = 0
+        ok = True
+        for j in range(R):
+            y = runs[i, j]
+            if y == 255:
+                break
+            x = y >> 3
+            c = y & 7
+            o *= binom[U[x], c]  # 0 when c > U_x (the table holds 0 there)
+            sl = slot[x]
+            if sl < 0:
+                if c > U[x]:
+                    ok = False
+                    break
+                a *= binom[U[x], c]
+            else:
+                if c >= base[sl]:
+                    ok = False
+                    break
+                code += c * gstride[sl]
+        if want_ov:
+            # not ok: c > U_x for some kind (c ≥ base > r_x + U_x for a rack kind), so o = 0
+            ov[i] = o * val[i] if ok else 0.0
+        if not ok:
+            continue
+        if u:
+            if ge[code] == 0.0 and gp[code] == 0.0:
+                touched[nt] = code
+                nt += 1
+            ge[code] += a * val[i]
+            gp[code] += a
+        if both:
+            if ge2[code] == 0.0 and gp2[code] == 0.0:
+                touched2[nt2] = code
+                nt2 += 1
+            ge2[code] += a * val[i]
+            gp2[code] += a
+    e_num, p_num = _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m)
+    if both:
+        e2, p2 = _spread(touched2, nt2, ge2, gp2, nk, base, kinds, rack, U, binom, lstride, m)
+    else:
+        e2 = np.zeros(0, np.float64)
+        p2 = np.zeros(0, np.float64)
+    return e_num, p_num, e2, p2
+
+
+@njit(cache=True, nogil=True)
+def _leave_kernel(runs, use, val, U, rack, binom, ge, gp):
+    """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
+
+    runs (n, R) uint8 the keys' tile runs (:func:`key_runs`); use (n,) bool; val (n,) float64; U, rack (K,) int64;
+    ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
+    Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order.
+
+    Keys are grouped by their counts of the rack's kinds (the product over the other
+    kinds does not depend on the leave), then each group is spread over the leaves it
+    holds (:func:`_spread`)."""
+    none = np.zeros(0, np.float64)
+    e_num, p_num, _, _ = _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, none, none, none)
+    return e_num, p_num
+
+
+def _check_counts(spec, rack, U):
+    R = spec.rack_size
+    if rack.sum() > R:
+        raise ProbabilityError(f"rack {spec.format_tiles(np.repeat(np.arange(len(rack)), rack), '?')} "
+                               f"holds {int(rack.sum())} tiles, the {spec.code} rack holds {R}")
+    if (U >= MAX_COUNT).any():
+        raise ProbabilityError(f"augmented bag holds {int(U.max())} tiles of one kind (max {MAX_COUNT - 1})")
+
+
+def _group_size(rack, U, R) -> int:
+    size = 1
+    for x in np.flatnonzero(rack):
+        size *= min(R, int(rack[x] + U[x])) + 1
+    return size
+
+
+def _normalise(leaves, e_num, p_num, N, R, bag_size):
+    """e, p of the leaves from the unnormalised sums: divided by C(N, t); 0 when the bag
+    holds fewer than t = R − |L| tiles (or N < t)."""
+    t = R - leaves.sum(axis=1).astype(np.int64)
+    denom = np.array([comb(N, int(ti)) if 0 <= ti <= N else 0 for ti in range(R + 1)], np.float64)
+    d = denom[t]
+    okay = (t <= bag_size) & (d > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        e = np.where(okay, e_num / np.where(d > 0, d, 1.0), 0.0)
+        p = np.where(okay, p_num / np.where(d > 0, d, 1.0), 0.0)
+    return e, p
+
+
 def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
                 bag_size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """e(L) and p_any(L) for every distinct leave L of ``rack``, in one pass over the keys.
@@ -319,27 +433,49 @@ def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.
     R = spec.rack_size
     rack = np.asarray(rack, np.int64)
     U = np.asarray(U, np.int64)
-    if rack.sum() > R:
-        raise ProbabilityError(f"rack {spec.format_tiles(np.repeat(np.arange(len(rack)), rack), '?')} "
-                               f"holds {int(rack.sum())} tiles, the {spec.code} rack holds {R}")
-    if (U >= MAX_COUNT).any():
-        raise ProbabilityError(f"augmented bag holds {int(U.max())} tiles of one kind (max {MAX_COUNT - 1})")
+    _check_counts(spec, rack, U)
     N = int(U.sum())
     if bag_size is None:
         bag_size = default_bag_size(U, R)
     leaves = sub_multisets(rack)
-    rows = key_rows(pack)
-    size = 1
-    for x in np.flatnonzero(rack):
-        size *= min(R, int(rack[x] + U[x])) + 1
-    ge, gp = _scratch(size)
+    rows = key_runs(pack)
+    ge, gp = _scratch(_group_size(rack, U, R))
     e_num, p_num = _leave_kernel(rows, np.asarray(use, np.bool_), np.asarray(val, np.float64),
                                  U, rack, BINOM, ge, gp)
-    t = R - leaves.sum(axis=1).astype(np.int64)
-    denom = np.array([comb(N, int(ti)) if 0 <= ti <= N else 0 for ti in range(R + 1)], np.float64)
-    d = denom[t]
-    okay = (t <= bag_size) & (d > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = np.where(okay, e_num / np.where(d > 0, d, 1.0), 0.0)
-        p = np.where(okay, p_num / np.where(d > 0, d, 1.0), 0.0)
+    e, p = _normalise(leaves, e_num, p_num, N, R, bag_size)
     return leaves, e, p
+
+
+def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
+                 bag_size: int | None = None, every: bool = True, opponent: bool = False):
+    """:func:`leave_table` with the mask ``use`` and, in the same pass over the keys, the
+    same table with every key used (``every``: Heuri_3's bound e(L | δ ≡ 1)) and each
+    key's opponent term (``opponent``: Π_x C(U_x, s_x)·val(s), the unnormalised
+    p(s | ∅)·val of a rack of R tiles drawn from U; divide by C(N, R)). Each result is
+    exactly what the separate computation gives (the same sums in the same order).
+
+    Returns ``(leaves, e, p, e_every, p_every, ov)``: the first three as
+    :func:`leave_table`; ``e_every``/``p_every`` (m,) float64 or None; ``ov`` (n_keys,)
+    float64 points or None. Raises ProbabilityError like :func:`leave_table`."""
+    spec = pack.spec
+    R = spec.rack_size
+    rack = np.asarray(rack, np.int64)
+    U = np.asarray(U, np.int64)
+    _check_counts(spec, rack, U)
+    N = int(U.sum())
+    if bag_size is None:
+        bag_size = default_bag_size(U, R)
+    leaves = sub_multisets(rack)
+    rows = key_runs(pack)
+    size = _group_size(rack, U, R)
+    ge, gp = _scratch(size)
+    ge2, gp2 = _scratch(size, "ge2") if every else (_NONE_F, _NONE_F)
+    ov = np.empty(len(rows), np.float64) if opponent else _NONE_F
+    e_num, p_num, e2_num, p2_num = _leave_kernel2(rows, np.asarray(use, np.bool_),
+                                                  np.asarray(val, np.float64), U, rack, BINOM,
+                                                  ge, gp, ge2, gp2, ov)
+    e, p = _normalise(leaves, e_num, p_num, N, R, bag_size)
+    e2 = p2 = None
+    if every:
+        e2, p2 = _normalise(leaves, e2_num, p2_num, N, R, bag_size)
+    return leaves, e, p, e2, p2, (ov if opponent else None)
