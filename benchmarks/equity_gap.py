@@ -25,19 +25,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from phase_points import phase  # noqa: E402  (the same phases in both tables)
 from strength import peer_command  # noqa: E402
-
-
-def phase(turn: int, bag: int) -> str:
-    if bag == 0:
-        return "endgame"
-    if turn < 2:
-        return "opening"
-    if bag <= 7:
-        return "bag 1-7"
-    if bag <= 14:
-        return "bag 8-14"
-    return "midgame"
 
 
 def positions(folder: Path, pack, heuri_name: str):
@@ -109,7 +98,7 @@ def main(argv=None) -> int:
             texts = [Move.from_record(m, spec).gcg(spec) for m in rk.moves]
             vi = {t: float(v) for t, v in zip(texts, rk.v)}
             gap = vi.get(mine.gcg(spec), np.nan) - vi.get(theirs.gcg(spec), np.nan)
-            for key in (phase(turn - 1, bag), "all"):
+            for key in (phase((turn - 1) // 2, bag), "all"):  # (turn - 1) // 2: the player's own turn
                 s = stats[(key, "won" if won else "lost")]
                 s["n"] += 1
                 s["same"] += mine == theirs
