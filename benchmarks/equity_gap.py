@@ -125,7 +125,7 @@ def main(argv=None) -> int:
                   f"{100 * s['heuri_exch'] / k:.1f} % / {100 * s['peer_exch'] / k:.1f} %",
                   f"{s['heuri_keep'] / k:.2f} / {s['peer_keep'] / k:.2f}",
                   f"{s['gap'] / max(s['gap_n'], 1):.2f}")
-    Console().print(t)
+    Console(width=140).print(t)
     print(f"MAGPIE: {what}; command: {shlex.join(sys.argv)}")
     return 0
 
