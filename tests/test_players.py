@@ -12,7 +12,7 @@ from heuri.players import ENGINES, EngineError, GreedyPlayer, Player, check_engi
 def test_registry_names_and_errors():
     assert set(ENGINES) == {"greedy", "heuri1", "heuri2", "heuri3", "heuri1-noend", "heuri2-noend",
                             "heuri3-noend", "heuri3-peg", "heuri4", "heuri4-leave", "heuri4-opp",
-                            "heuri4-offset", "heuri4-lanes"}
+                            "heuri4-offset", "heuri4-lanes", "heuri4-peg"}
     with pytest.raises(EngineError, match="unknown engine 'quackle'; choose one of greedy, heuri1"):
         check_engine("quackle")
 
@@ -56,6 +56,9 @@ def test_peg_player_uses_the_pre_endgame_with_one_tile_in_the_bag(pack_es):
     plain = make_player("heuri3", pack_es)
     plain.choose(pos)
     assert "peg" not in plain.info
+    # heuri4-peg: the same search over heuri4's candidates
+    p4 = make_player("heuri4-peg", pack_es)
+    assert p4.choose(pos) == PegSearch(pack_es, evaluator="heuri4", max_bag=1).search(pos).move and p4.info["peg"]
 
 
 def test_engine_options_in_the_name(pack_en):

@@ -8,8 +8,9 @@ Names (``heuri match --p1 NAME``):
   exact solver under :data:`MATCH_EXACT_LIMITS`, then, when it cannot prove the value, the
   width-limited search under :data:`MATCH_WIDE_LIMITS`; deterministic counts, so a match
   replays from its seed; greedy when neither fits);
-- ``heuri3-peg``: heuri3 with the endgame solver and, with 1 to :data:`PEG_MAX_BAG` tiles in
-  the bag, the pre-endgame search of :mod:`heuri.peg` (its choice by win probability);
+- ``heuri3-peg``, ``heuri4-peg``: heuri3 or heuri4 with the endgame solver and, with 1 to
+  :data:`PEG_MAX_BAG` tiles in the bag, the pre-endgame search of :mod:`heuri.peg` (its
+  choice by win probability);
 - ``heuri4``: heuri3 plus the next rack's expected handicap cost (vowel balance,
   duplicates, Q without U: :mod:`heuri.leave_quality`) and minus the change of the
   opponent's bingo expectation from the lanes the move opens or closes
@@ -30,7 +31,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-offset', 'heuri4-opp']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg']
 """
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri2-noend": ("heuri2", False),
     "heuri3-noend": ("heuri3", False),
     "heuri3-peg": ("heuri3", True),
+    "heuri4-peg": ("heuri4", True),
     "heuri4": ("heuri4", True),
     "heuri4-leave": ("heuri4-leave", True),
     "heuri4-opp": ("heuri4-opp", True),
@@ -62,7 +64,7 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri4-lanes": ("heuri4-lanes", True),
 }
 #: engines that also search the pre-endgame
-PEG_ENGINES = {"heuri3-peg": "heuri3"}
+PEG_ENGINES = {"heuri3-peg": "heuri3", "heuri4-peg": "heuri4"}
 #: the largest bag the match players' pre-endgame search takes (tiles); above it they play
 #: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
 PEG_MAX_BAG = 1
