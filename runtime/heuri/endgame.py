@@ -157,7 +157,7 @@ class _MoveList:
     letters / blank flags of the new tiles (one compiled pass, :func:`_expand_kernel`)."""
 
     __slots__ = ("raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "lt", "bl",
-                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
+                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded", "base")
 
     def __init__(self, recs, rack, solver):
         self.raw = recs
@@ -170,6 +170,7 @@ class _MoveList:
             int(rack.sum()), rack_value(solver.values, rack), solver.values)
         self.a_zero = self.a_score == 0
         self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
+        self.base = None  # the search order without a table move (EndgameSearch._order)
 
     def keep(self, k: int):
         """Keep only the first ``k`` moves of the order (a width limit)."""
@@ -415,14 +416,25 @@ class EndgameSearch:
         stamp = self._stamp
         mine = (ml, ply)
         ply1 = ply + 1
+        searched = False  # a child was searched by recursion: the next ones get a null window first
         for i in order:
             if i == -1:  # the pass
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
-                                            ply1, st_opp, mine)
-                    val = -val
+                    if searched and beta > alpha + 1:  # PVS: a null window first
+                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -alpha - 1,
+                                                -alpha, ply1, st_opp, mine)
+                        val = -val
+                        if alpha < val < beta:
+                            val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                                    ply1, st_opp, mine)
+                            val = -val
+                    else:
+                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                                ply1, st_opp, mine)
+                        val = -val
+                    searched = True
             else:
                 s = ml.score[i]
                 if ml.out[i]:
@@ -438,8 +450,17 @@ class EndgameSearch:
                         blanks[sq] = bl
                         stamp[sq] = ply
                         try:
-                            cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
-                                                   lv, s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            nb = bh ^ ml.dhash[i]
+                            if searched and beta > alpha + 1:  # PVS: a null window first
+                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
+                                                       depth - 1, s - alpha - 1, s - alpha, ply1, st_opp, mine)
+                                if alpha < s - cv < beta:
+                                    cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv,
+                                                           s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            else:
+                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
+                                                       depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            searched = True
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
@@ -573,12 +594,16 @@ class EndgameSearch:
         entry yet; -2: none), the top-scoring way out (the others cannot be better: they
         also end the game and score less), the other placements by score, then the pass if
         not already first."""
-        seq = [tt_move] if tt_move != -2 else []
-        bo = ml.best_out
-        seq += [k for k in range(ml.n) if k != tt_move and (not ml.out[k] or k == bo)]
-        if tt_move != -1:
-            seq.append(-1)
-        return seq
+        base = ml.base
+        if base is None:
+            bo = ml.best_out
+            base = ml.base = ([bo] if bo is not None else []) + [k for k in range(ml.n) if not ml.out[k]]
+        if tt_move == -2:
+            return base + [-1]
+        if base and tt_move == base[0]:
+            return base + [-1]
+        head = [base[0], tt_move] if ml.best_out is not None else [tt_move]
+        return head + [k for k in base if k != tt_move and k != ml.best_out] + ([-1] if tt_move != -1 else [])
 
     # -- public -----------------------------------------------------------------------------
     def _setup(self, position):
