@@ -72,6 +72,7 @@ from .endgame_kernels import FastGen, build_order, stale_best
 from .errors import HeuriError
 
 _INF = 10 ** 6
+_STATS = None
 _PROVEN = 1000  # table depth of a value searched to the end of every line
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MASK = (1 << 64) - 1
@@ -416,13 +417,12 @@ class EndgameSearch:
         stamp = self._stamp
         mine = (ml, ply)
         ply1 = ply + 1
-        searched = False  # a child was searched by recursion: the next ones get a null window first
         for i in order:
             if i == -1:  # the pass
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    if searched and beta > alpha + 1:  # PVS: a null window first
+                    if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
                         val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -alpha - 1,
                                                 -alpha, ply1, st_opp, mine)
                         val = -val
@@ -434,7 +434,6 @@ class EndgameSearch:
                         val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
                                                 ply1, st_opp, mine)
                         val = -val
-                    searched = True
             else:
                 s = ml.score[i]
                 if ml.out[i]:
@@ -451,7 +450,7 @@ class EndgameSearch:
                         stamp[sq] = ply
                         try:
                             nb = bh ^ ml.dhash[i]
-                            if searched and beta > alpha + 1:  # PVS: a null window first
+                            if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
                                 cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
                                                        depth - 1, s - alpha - 1, s - alpha, ply1, st_opp, mine)
                                 if alpha < s - cv < beta:
@@ -460,7 +459,6 @@ class EndgameSearch:
                             else:
                                 cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
                                                        depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
-                            searched = True
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
@@ -474,6 +472,8 @@ class EndgameSearch:
                     proven = pr
                     break
             proven = proven and pr
+        if _STATS is not None:
+            _STATS[(depth, best >= beta, min(order.index(best_i), 20) if best >= beta else -1, bool(st_me))] += 1
         if best >= beta:
             flag = _LOWER
             proven = best_proven
