@@ -158,7 +158,7 @@ class _MoveList:
     letters / blank flags of the new tiles (one compiled pass, :func:`_expand_kernel`)."""
 
     __slots__ = ("raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "lt", "bl",
-                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded", "base")
+                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded", "base", "n_lead")
 
     def __init__(self, recs, rack, solver):
         self.raw = recs
@@ -172,6 +172,7 @@ class _MoveList:
         self.a_zero = self.a_score == 0
         self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
         self.base = None  # the search order without a table move (EndgameSearch._order)
+        self.n_lead = int(self.a_out.sum())  # the ways out lead the order, then the rest by score
 
     def keep(self, k: int):
         """Keep only the first ``k`` moves of the order (a width limit)."""
@@ -379,7 +380,7 @@ class EndgameSearch:
             b, _, bt, _ = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
                                      raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp,
                                      since, me, int(me.sum()), vme, self.values, self.L, self.N, vopp,
-                                     sl + 1 >= self.max_scoreless)
+                                     sl + 1 >= self.max_scoreless, sml.n_lead, beta)
             if bt >= beta:  # a way out (or a game-ending zero): a proven lower bound
                 self._stale_cuts += 1
                 self._tt[key] = (bt, _LOWER, _PROVEN, -2)
@@ -493,7 +494,8 @@ class EndgameSearch:
         ends = sl + 1 >= self.max_scoreless
         b, kb, bt, kt = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
                                    raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp, since,
-                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends)
+                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends, sml.n_lead,
+                                   beta)
         if kt >= 0 and bt >= beta:
             return bt, True
         if kb < 0:
