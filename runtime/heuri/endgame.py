@@ -286,6 +286,7 @@ class EndgameSearch:
     # -- hashing and move lists ---------------------------------------------------------
     def _reset(self):
         self._tt: dict = {}
+        self._pb: dict = {}  # (lower, upper) bounds proven to the end of the game, by table key
         self._ml: dict = {}
         self._ml_moves = 0
         self._nodes = 0
@@ -333,6 +334,18 @@ class EndgameSearch:
             ml.expand(self)
         return ml
 
+    def _prove(self, key, v, flag):
+        """Record a value proven to the end of the game (``flag``: exact, lower or upper
+        bound) in the proven-bounds table; the depth-limited entry of the same node may
+        later be replaced by a horizon estimate, these bounds are not."""
+        pb = self._pb.get(key)
+        lo, hi = pb if pb is not None else (-_INF, _INF)
+        if flag != _UPPER and v > lo:
+            lo = v
+        if flag != _LOWER and v < hi:
+            hi = v
+        self._pb[key] = (lo, hi)
+
     def _tick(self):
         self._nodes += 1
         if self._nodes > self.max_nodes:
@@ -356,6 +369,12 @@ class EndgameSearch:
         if depth <= 0:
             return vopp - vme, False
         key = (bh, rme, ropp, sl)
+        pb = self._pb.get(key)
+        if pb is not None:  # proven bounds: kept when a later search overwrites the entry
+            if pb[0] >= beta or pb[0] == pb[1]:
+                return pb[0], True
+            if pb[1] <= alpha:
+                return pb[1], True
         ent = self._tt.get(key)
         # no table move: the pass first. It keeps the board, so its subtree reuses move lists
         # already generated here and gives a bound cheaply (measured: deeper iterations
@@ -384,6 +403,7 @@ class EndgameSearch:
             if bt >= beta:  # a way out (or a game-ending zero): a proven lower bound
                 self._stale_cuts += 1
                 self._tt[key] = (bt, _LOWER, _PROVEN, -2)
+                self._prove(key, bt, _LOWER)
                 return bt, True
             if b >= beta:
                 self._stale_cuts += 1
@@ -398,6 +418,8 @@ class EndgameSearch:
                 val, pr = got
                 self._stale_cuts += 1
                 self._tt[key] = (val, _LOWER, _PROVEN if pr else depth, -2)
+                if pr:
+                    self._prove(key, val, _LOWER)
                 return val, pr
         ml = self._moves(bh, me, rme)
         if depth == 1:
@@ -483,6 +505,8 @@ class EndgameSearch:
         else:
             flag = _EXACT
         self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
+        if proven:
+            self._prove(key, best, flag)
         return best, proven
 
     def _stale_first(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp):
@@ -562,6 +586,7 @@ class EndgameSearch:
                 kp = int(np.argmax(pv))
                 if pv[kp] >= beta:  # a proven lower bound
                     self._tt[key] = (int(pv[kp]), _LOWER, _PROVEN, kp)
+                    self._prove(key, int(pv[kp]), _LOWER)
                     return int(pv[kp]), True
                 self._tt[key] = (best, _LOWER, 1, best_i)
                 return best, False
@@ -588,6 +613,8 @@ class EndgameSearch:
         else:
             flag = _EXACT
         self._tt[key] = (best, flag, _PROVEN if proven else 1, best_i)
+        if proven:
+            self._prove(key, best, flag)
         return best, proven
 
     @staticmethod
@@ -886,8 +913,8 @@ class EndgameSearch:
     def _setup_keep(self, position):
         """The root's board and racks again, keeping the table and move lists of the last
         search (for :meth:`analyse`)."""
-        tt, ml, mm, nodes, gens = self._tt, self._ml, self._ml_moves, self._nodes, self._gens
+        tt, pb, ml, mm, nodes, gens = self._tt, self._pb, self._ml, self._ml_moves, self._nodes, self._gens
         out = self._setup(position)
-        self._tt, self._ml, self._ml_moves, self._nodes, self._gens = tt, ml, mm, nodes, gens
+        self._tt, self._pb, self._ml, self._ml_moves, self._nodes, self._gens = tt, pb, ml, mm, nodes, gens
         self._deadline = None
         return out
