@@ -72,7 +72,6 @@ from .endgame_kernels import FastGen, build_order, stale_best
 from .errors import HeuriError
 
 _INF = 10 ** 6
-_STATS = None
 _PROVEN = 1000  # table depth of a value searched to the end of every line
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MASK = (1 << 64) - 1
@@ -495,8 +494,6 @@ class EndgameSearch:
                     proven = pr
                     break
             proven = proven and pr
-        if _STATS is not None:
-            _STATS[(depth, best >= beta, min(order.index(best_i), 20) if best >= beta else -1, bool(st_me))] += 1
         if best >= beta:
             flag = _LOWER
             proven = best_proven
