@@ -32,7 +32,16 @@ generator):
   tiles (:func:`heuri.endgame_kernels.stale_best`). At a node met for the first time the
   best such placement is tried first; when it refutes the move that led there (value ≥
   beta) the node is cut without calling the move generator. Values are unchanged: a cut
-  needs only one legal move worth beta, and a node that is not cut makes its full list.
+  needs only one legal move worth beta, and a node that is not cut makes its full list;
+- principal-variation search (Marsland & Campbell, "Parallel search of strongly ordered game
+  trees", Computing Surveys 14(4), 1982): after a node's first child, each child is searched
+  with a null window (alpha, alpha + 1) and again with the full window only when it lands
+  inside it. The top-scoring way out is tried first (it ends the game: a free value, and a
+  proven cut when it reaches beta);
+- a second table keeps, per position, the bounds proven to the end of the game (a way out
+  reaching beta, a subtree with no horizon): a later iteration may overwrite the node's
+  depth-limited entry with a horizon estimate, but never these bounds, which cut or settle
+  the node at any depth.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
 to the end of the game (the spec's rules, ``../shared/RULES.md``):
