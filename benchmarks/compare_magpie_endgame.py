@@ -3,6 +3,7 @@ chosen moves on the same bag-empty English endgames.
 
     python benchmarks/bench_endgame.py --lang en --games 200 --time 5 --rows rows_en.tsv
     python benchmarks/compare_magpie_endgame.py rows_en.tsv [--time 5] [--first 100] [--out FILE]
+    python benchmarks/compare_magpie_endgame.py --summary FILE   # the table of an --out file
 
 Reads the per-endgame lines ``bench_endgame.py --rows`` writes (heuri's value, move and
 whether it is exact, with the CGP), asks MAGPIE's ``endgame`` command (one thread, at most
@@ -14,6 +15,11 @@ seconds. MAGPIE is a measurement tool outside the project: it is looked for in
 ``$HEURI_PEERS/magpie`` (default ``~/.cache/heuri-peers``); when it is missing the script
 says so and stops. MAGPIE's end-of-game rules are the English pack's: going out adds twice
 the opponent's rack, six scoreless turns end the game with each rack lost.
+
+MAGPIE's ``-etlim`` is not a hard limit: it finishes the depth it is on (on a blank rack
+with 7 tiles a side, depth 4 took 150 s under a 5 s limit), and an endgame it has not
+answered within 120 s + 4 x ``--time`` is skipped (counted on stderr). ``--out`` is written
+as the run goes, so ``--summary`` prints the table of a run that was stopped.
 """
 from __future__ import annotations
 
@@ -53,11 +59,22 @@ def magpie_endgame(magpie: Path, cgp: str, seconds: float) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rows", help="bench_endgame.py --rows file (English lines are used)")
+    ap.add_argument("rows", nargs="?", help="bench_endgame.py --rows file (English lines are used)")
+    ap.add_argument("--summary", default=None, help="print the table of an --out file and stop")
     ap.add_argument("--time", type=float, default=5.0, help="MAGPIE's time limit, seconds")
     ap.add_argument("--first", type=int, default=100)
     ap.add_argument("--out", default=None, help="one line per endgame: heuri's and MAGPIE's answers")
     a = ap.parse_args()
+    if a.summary:
+        res = []
+        for line in open(a.summary, encoding="utf-8"):
+            f = line.rstrip("\n").split("\t")
+            r = {"exact": f[0] == "True", "value": int(f[1]), "move": f[2]}
+            m = {"value": int(f[3]), "move": f[4], "depth": int(f[5]), "seconds": float(f[6])}
+            res.append((r, m, f[2] == f[4]))
+        return _table(res)
+    if not a.rows:
+        ap.error("a --rows file (or --summary FILE) is needed")
     magpie = PEERS / "magpie"
     if not (magpie / "bin" / "magpie").exists() or not (magpie / "data" / "lexica" / "CSW_SOWPODS.kwg").exists():
         print(f"MAGPIE not found in {magpie} (build it with ../shared/peers/rebuild.sh): skipped")
@@ -84,6 +101,11 @@ def main() -> int:
             out.write(f"{r['exact']}\t{r['value']}\t{ours}\t{m['value']}\t{m['move']}\t{m['depth']}\t"
                       f"{m['seconds']}\t{r['cgp']}\n")
             out.flush()
+    return _table(res)
+
+
+def _table(res) -> int:
+    """Print the agreement table of ``res``: (heuri's row, MAGPIE's answer, same move)."""
     if not res:
         print("no endgame answered")
         return 1
