@@ -49,10 +49,16 @@ def magpie_endgame(magpie: Path, cgp: str, seconds: float) -> dict:
         if m and i + 2 < len(lines):
             tok = lines[i + 2].split()
             if tok[0].lower() == "pass":
-                move, nums = "pass", [t for t in tok[1:4] if re.fullmatch(r"-?\d+", t)]
+                move, rest = "pass", " ".join(tok[1:])
             else:
-                move, nums = f"{tok[0]} {re.sub(r'[(]([^)]*)[)]', lambda g: '.' * len(g.group(1)), tok[1])}", tok[2:5]
-            value = int(nums[-2])  # columns: score, value, final spread (a pass has no score column)
+                move = f"{tok[0]} {re.sub(r'[(]([^)]*)[)]', lambda g: '.' * len(g.group(1)), tok[1])}"
+                rest = " ".join(tok[2:])
+            # columns: score, (leave and its equity, when shown), value, final spread; a pass
+            # has no score column
+            nums = [t for t in re.sub(r"[(][^)]*[)]", " ", rest).split() if re.fullmatch(r"[-+]?\d+", t)]
+            if len(nums) < 2:
+                return {"error": [f"unparsed line: {lines[i + 2]}"]}
+            value = int(nums[-2])
             return {"move": move, "value": value, "depth": int(m.group(1)), "seconds": float(m.group(2))}
     return {"error": (p.stdout + p.stderr).strip().splitlines()[-1:] or ["no output"]}
 
@@ -63,6 +69,7 @@ def main() -> int:
     ap.add_argument("--summary", default=None, help="print the table of an --out file and stop")
     ap.add_argument("--time", type=float, default=5.0, help="MAGPIE's time limit, seconds")
     ap.add_argument("--first", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="skip the first START English lines (resume a run)")
     ap.add_argument("--out", default=None, help="one line per endgame: heuri's and MAGPIE's answers")
     a = ap.parse_args()
     if a.summary:
@@ -84,7 +91,7 @@ def main() -> int:
         f = line.rstrip("\n").split("\t")
         if f[0] == "en" and f[5] != "":
             rows.append({"exact": f[3] == "True", "value": int(f[5]), "move": f[6], "cgp": f[7]})
-    rows = rows[:a.first]
+    rows = rows[a.start:a.first]
     out = open(a.out, "w", encoding="utf-8") if a.out else None
     res = []
     for k, r in enumerate(rows):
