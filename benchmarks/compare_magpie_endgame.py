@@ -53,12 +53,13 @@ def magpie_endgame(magpie: Path, cgp: str, seconds: float) -> dict:
             else:
                 move = f"{tok[0]} {re.sub(r'[(]([^)]*)[)]', lambda g: '.' * len(g.group(1)), tok[1])}"
                 rest = " ".join(tok[2:])
-            # columns: score, (leave and its equity, when shown), value, final spread; a pass
-            # has no score column
+            # columns: score (a pass has none), the end bonus in parentheses when the move
+            # goes out ("(AEIRTWY +22)"), value, final spread, then the rest of the PV
             nums = [t for t in re.sub(r"[(][^)]*[)]", " ", rest).split() if re.fullmatch(r"[-+]?\d+", t)]
-            if len(nums) < 2:
+            k = 0 if move == "pass" else 1
+            if len(nums) < k + 2:
                 return {"error": [f"unparsed line: {lines[i + 2]}"]}
-            value = int(nums[-2])
+            value = int(nums[k])
             return {"move": move, "value": value, "depth": int(m.group(1)), "seconds": float(m.group(2))}
     return {"error": (p.stdout + p.stderr).strip().splitlines()[-1:] or ["no output"]}
 
