@@ -3,6 +3,7 @@ chosen moves on the same bag-empty English endgames.
 
     python benchmarks/bench_endgame.py --lang en --games 200 --time 5 --rows rows_en.tsv
     python benchmarks/compare_magpie_endgame.py rows_en.tsv [--time 5] [--first 100] [--out FILE]
+    python benchmarks/compare_magpie_endgame.py --summary FILE   # the table of an --out file
 
 Reads the per-endgame lines ``bench_endgame.py --rows`` writes (heuri's value, move and
 whether it is exact, with the CGP), asks MAGPIE's ``endgame`` command (one thread, at most
@@ -14,6 +15,11 @@ seconds. MAGPIE is a measurement tool outside the project: it is looked for in
 ``$HEURI_PEERS/magpie`` (default ``~/.cache/heuri-peers``); when it is missing the script
 says so and stops. MAGPIE's end-of-game rules are the English pack's: going out adds twice
 the opponent's rack, six scoreless turns end the game with each rack lost.
+
+MAGPIE's ``-etlim`` is not a hard limit: it finishes the depth it is on (on a blank rack
+with 7 tiles a side, depth 4 took 150 s under a 5 s limit), and an endgame it has not
+answered within 120 s + 4 x ``--time`` is skipped (counted on stderr). ``--out`` is written
+as the run goes, so ``--summary`` prints the table of a run that was stopped.
 """
 from __future__ import annotations
 
@@ -43,21 +49,40 @@ def magpie_endgame(magpie: Path, cgp: str, seconds: float) -> dict:
         if m and i + 2 < len(lines):
             tok = lines[i + 2].split()
             if tok[0].lower() == "pass":
-                move, nums = "pass", [t for t in tok[1:4] if re.fullmatch(r"-?\d+", t)]
+                move, rest = "pass", " ".join(tok[1:])
             else:
-                move, nums = f"{tok[0]} {re.sub(r'[(]([^)]*)[)]', lambda g: '.' * len(g.group(1)), tok[1])}", tok[2:5]
-            value = int(nums[-2])  # columns: score, value, final spread (a pass has no score column)
+                move = f"{tok[0]} {re.sub(r'[(]([^)]*)[)]', lambda g: '.' * len(g.group(1)), tok[1])}"
+                rest = " ".join(tok[2:])
+            # columns: score (a pass has none), the end bonus in parentheses when the move
+            # goes out ("(AEIRTWY +22)"), value, final spread, then the rest of the PV
+            nums = [t for t in re.sub(r"[(][^)]*[)]", " ", rest).split() if re.fullmatch(r"[-+]?\d+", t)]
+            k = 0 if move == "pass" else 1
+            if len(nums) < k + 2:
+                return {"error": [f"unparsed line: {lines[i + 2]}"]}
+            value = int(nums[k])
             return {"move": move, "value": value, "depth": int(m.group(1)), "seconds": float(m.group(2))}
     return {"error": (p.stdout + p.stderr).strip().splitlines()[-1:] or ["no output"]}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rows", help="bench_endgame.py --rows file (English lines are used)")
+    ap.add_argument("rows", nargs="?", help="bench_endgame.py --rows file (English lines are used)")
+    ap.add_argument("--summary", default=None, help="print the table of an --out file and stop")
     ap.add_argument("--time", type=float, default=5.0, help="MAGPIE's time limit, seconds")
     ap.add_argument("--first", type=int, default=100)
+    ap.add_argument("--start", type=int, default=0, help="skip the first START English lines (resume a run)")
     ap.add_argument("--out", default=None, help="one line per endgame: heuri's and MAGPIE's answers")
     a = ap.parse_args()
+    if a.summary:
+        res = []
+        for line in open(a.summary, encoding="utf-8"):
+            f = line.rstrip("\n").split("\t")
+            r = {"exact": f[0] == "True", "value": int(f[1]), "move": f[2]}
+            m = {"value": int(f[3]), "move": f[4], "depth": int(f[5]), "seconds": float(f[6])}
+            res.append((r, m, f[2] == f[4]))
+        return _table(res)
+    if not a.rows:
+        ap.error("a --rows file (or --summary FILE) is needed")
     magpie = PEERS / "magpie"
     if not (magpie / "bin" / "magpie").exists() or not (magpie / "data" / "lexica" / "CSW_SOWPODS.kwg").exists():
         print(f"MAGPIE not found in {magpie} (build it with ../shared/peers/rebuild.sh): skipped")
@@ -67,7 +92,7 @@ def main() -> int:
         f = line.rstrip("\n").split("\t")
         if f[0] == "en" and f[5] != "":
             rows.append({"exact": f[3] == "True", "value": int(f[5]), "move": f[6], "cgp": f[7]})
-    rows = rows[:a.first]
+    rows = rows[a.start:a.first]
     out = open(a.out, "w", encoding="utf-8") if a.out else None
     res = []
     for k, r in enumerate(rows):
@@ -84,6 +109,11 @@ def main() -> int:
             out.write(f"{r['exact']}\t{r['value']}\t{ours}\t{m['value']}\t{m['move']}\t{m['depth']}\t"
                       f"{m['seconds']}\t{r['cgp']}\n")
             out.flush()
+    return _table(res)
+
+
+def _table(res) -> int:
+    """Print the agreement table of ``res``: (heuri's row, MAGPIE's answer, same move)."""
     if not res:
         print("no endgame answered")
         return 1

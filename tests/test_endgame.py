@@ -344,3 +344,16 @@ def test_stale_placements_are_legal_with_their_score(pack_en):
             assert any(_fields(x) == _fields(m) for x in same), "a stale placement the board no longer allows"
             checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("name", ["OU-Q", "LO-D", "QR-D"])
+def test_every_ranked_move_equals_brute_force_es(pack_es, name):
+    """Each row of analyse (root moves searched after the best with null windows first,
+    the proven-bounds table kept from the search) has the brute-force value of its move."""
+    pos = Position.from_cgp(ES_SMALL[name], pack_es.spec)
+    memo = {}
+    res, rows = EndgameSearch(pack_es).analyse(pos, top=12)
+    assert res.exact and res.value == exact_value(pack_es, pos, memo)
+    assert rows[0].value == res.value
+    for row in rows:
+        assert row.exact and move_value(pack_es, pos, row.move, memo) == row.value

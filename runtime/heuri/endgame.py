@@ -32,7 +32,16 @@ generator):
   tiles (:func:`heuri.endgame_kernels.stale_best`). At a node met for the first time the
   best such placement is tried first; when it refutes the move that led there (value ≥
   beta) the node is cut without calling the move generator. Values are unchanged: a cut
-  needs only one legal move worth beta, and a node that is not cut makes its full list.
+  needs only one legal move worth beta, and a node that is not cut makes its full list;
+- principal-variation search (Marsland & Campbell, "Parallel search of strongly ordered game
+  trees", Computing Surveys 14(4), 1982): after a node's first child, each child is searched
+  with a null window (alpha, alpha + 1) and again with the full window only when it lands
+  inside it. The top-scoring way out is tried first (it ends the game: a free value, and a
+  proven cut when it reaches beta);
+- a second table keeps, per position, the bounds proven to the end of the game (a way out
+  reaching beta, a subtree with no horizon): a later iteration may overwrite the node's
+  depth-limited entry with a horizon estimate, but never these bounds, which cut or settle
+  the node at any depth.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
 to the end of the game (the spec's rules, ``../shared/RULES.md``):
@@ -157,7 +166,7 @@ class _MoveList:
     letters / blank flags of the new tiles (one compiled pass, :func:`_expand_kernel`)."""
 
     __slots__ = ("raw", "order", "rack", "score", "out", "leave_val", "leave_hash", "dhash", "flat", "lt", "bl",
-                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded")
+                 "nn", "lv", "n", "full", "best_out", "a_score", "a_out", "a_leave", "a_zero", "expanded", "base", "n_lead")
 
     def __init__(self, recs, rack, solver):
         self.raw = recs
@@ -170,6 +179,8 @@ class _MoveList:
             int(rack.sum()), rack_value(solver.values, rack), solver.values)
         self.a_zero = self.a_score == 0
         self.best_out = 0 if n and self.a_out[0] else None  # the top-scoring way out
+        self.base = None  # the search order without a table move (EndgameSearch._order)
+        self.n_lead = int(self.a_out.sum())  # the ways out lead the order, then the rest by score
 
     def keep(self, k: int):
         """Keep only the first ``k`` moves of the order (a width limit)."""
@@ -283,6 +294,7 @@ class EndgameSearch:
     # -- hashing and move lists ---------------------------------------------------------
     def _reset(self):
         self._tt: dict = {}
+        self._pb: dict = {}  # (lower, upper) bounds proven to the end of the game, by table key
         self._ml: dict = {}
         self._ml_moves = 0
         self._nodes = 0
@@ -330,6 +342,18 @@ class EndgameSearch:
             ml.expand(self)
         return ml
 
+    def _prove(self, key, v, flag):
+        """Record a value proven to the end of the game (``flag``: exact, lower or upper
+        bound) in the proven-bounds table; the depth-limited entry of the same node may
+        later be replaced by a horizon estimate, these bounds are not."""
+        pb = self._pb.get(key)
+        lo, hi = pb if pb is not None else (-_INF, _INF)
+        if flag != _UPPER and v > lo:
+            lo = v
+        if flag != _LOWER and v < hi:
+            hi = v
+        self._pb[key] = (lo, hi)
+
     def _tick(self):
         self._nodes += 1
         if self._nodes > self.max_nodes:
@@ -353,6 +377,12 @@ class EndgameSearch:
         if depth <= 0:
             return vopp - vme, False
         key = (bh, rme, ropp, sl)
+        pb = self._pb.get(key)
+        if pb is not None:  # proven bounds: kept when a later search overwrites the entry
+            if pb[0] >= beta or pb[0] == pb[1]:
+                return pb[0], True
+            if pb[1] <= alpha:
+                return pb[1], True
         ent = self._tt.get(key)
         # no table move: the pass first. It keeps the board, so its subtree reuses move lists
         # already generated here and gives a bound cheaply (measured: deeper iterations
@@ -377,10 +407,11 @@ class EndgameSearch:
             b, _, bt, _ = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
                                      raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp,
                                      since, me, int(me.sum()), vme, self.values, self.L, self.N, vopp,
-                                     sl + 1 >= self.max_scoreless)
+                                     sl + 1 >= self.max_scoreless, sml.n_lead, beta)
             if bt >= beta:  # a way out (or a game-ending zero): a proven lower bound
                 self._stale_cuts += 1
                 self._tt[key] = (bt, _LOWER, _PROVEN, -2)
+                self._prove(key, bt, _LOWER)
                 return bt, True
             if b >= beta:
                 self._stale_cuts += 1
@@ -395,6 +426,8 @@ class EndgameSearch:
                 val, pr = got
                 self._stale_cuts += 1
                 self._tt[key] = (val, _LOWER, _PROVEN if pr else depth, -2)
+                if pr:
+                    self._prove(key, val, _LOWER)
                 return val, pr
         ml = self._moves(bh, me, rme)
         if depth == 1:
@@ -420,9 +453,18 @@ class EndgameSearch:
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
-                                            ply1, st_opp, mine)
-                    val = -val
+                    if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
+                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -alpha - 1,
+                                                -alpha, ply1, st_opp, mine)
+                        val = -val
+                        if alpha < val < beta:
+                            val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                                    ply1, st_opp, mine)
+                            val = -val
+                    else:
+                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
+                                                ply1, st_opp, mine)
+                        val = -val
             else:
                 s = ml.score[i]
                 if ml.out[i]:
@@ -438,8 +480,16 @@ class EndgameSearch:
                         blanks[sq] = bl
                         stamp[sq] = ply
                         try:
-                            cv, pr = self._negamax(bh ^ ml.dhash[i], opp, ropp, vopp, ml.lv[i], ml.leave_hash[i],
-                                                   lv, s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            nb = bh ^ ml.dhash[i]
+                            if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
+                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
+                                                       depth - 1, s - alpha - 1, s - alpha, ply1, st_opp, mine)
+                                if alpha < s - cv < beta:
+                                    cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv,
+                                                           s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            else:
+                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
+                                                       depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
@@ -461,6 +511,8 @@ class EndgameSearch:
         else:
             flag = _EXACT
         self._tt[key] = (best, flag, _PROVEN if proven else depth, best_i)
+        if proven:
+            self._prove(key, best, flag)
         return best, proven
 
     def _stale_first(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply, st_me, st_opp):
@@ -472,7 +524,8 @@ class EndgameSearch:
         ends = sl + 1 >= self.max_scoreless
         b, kb, bt, kt = stale_best(sml.order, raw["row"], raw["col"], raw["across"], raw["length"], raw["tiles"],
                                    raw["new"], raw["blank"], raw["score"], self._letters.ravel(), self._stamp, since,
-                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends)
+                                   me, int(me.sum()), vme, self.values, self.L, self.N, vopp, ends, sml.n_lead,
+                                   beta)
         if kt >= 0 and bt >= beta:
             return bt, True
         if kb < 0:
@@ -539,6 +592,7 @@ class EndgameSearch:
                 kp = int(np.argmax(pv))
                 if pv[kp] >= beta:  # a proven lower bound
                     self._tt[key] = (int(pv[kp]), _LOWER, _PROVEN, kp)
+                    self._prove(key, int(pv[kp]), _LOWER)
                     return int(pv[kp]), True
                 self._tt[key] = (best, _LOWER, 1, best_i)
                 return best, False
@@ -565,6 +619,8 @@ class EndgameSearch:
         else:
             flag = _EXACT
         self._tt[key] = (best, flag, _PROVEN if proven else 1, best_i)
+        if proven:
+            self._prove(key, best, flag)
         return best, proven
 
     @staticmethod
@@ -573,12 +629,16 @@ class EndgameSearch:
         entry yet; -2: none), the top-scoring way out (the others cannot be better: they
         also end the game and score less), the other placements by score, then the pass if
         not already first."""
-        seq = [tt_move] if tt_move != -2 else []
-        bo = ml.best_out
-        seq += [k for k in range(ml.n) if k != tt_move and (not ml.out[k] or k == bo)]
-        if tt_move != -1:
-            seq.append(-1)
-        return seq
+        base = ml.base
+        if base is None:
+            bo = ml.best_out
+            base = ml.base = ([bo] if bo is not None else []) + [k for k in range(ml.n) if not ml.out[k]]
+        if tt_move == -2:
+            return base + [-1]
+        if base and tt_move == base[0]:
+            return base + [-1]
+        head = [base[0], tt_move] if ml.best_out is not None else [tt_move]
+        return head + [k for k in base if k != tt_move and k != ml.best_out] + ([-1] if tt_move != -1 else [])
 
     # -- public -----------------------------------------------------------------------------
     def _setup(self, position):
@@ -859,8 +919,8 @@ class EndgameSearch:
     def _setup_keep(self, position):
         """The root's board and racks again, keeping the table and move lists of the last
         search (for :meth:`analyse`)."""
-        tt, ml, mm, nodes, gens = self._tt, self._ml, self._ml_moves, self._nodes, self._gens
+        tt, pb, ml, mm, nodes, gens = self._tt, self._pb, self._ml, self._ml_moves, self._nodes, self._gens
         out = self._setup(position)
-        self._tt, self._ml, self._ml_moves, self._nodes, self._gens = tt, ml, mm, nodes, gens
+        self._tt, self._pb, self._ml, self._ml_moves, self._nodes, self._gens = tt, pb, ml, mm, nodes, gens
         self._deadline = None
         return out

@@ -68,7 +68,7 @@ def build_order(score, n_tiles, length, tiles, new, blank, rack_total, rack_val,
 
 @njit(cache=True)
 def stale_best(order, row, col, across, length, tiles, new, blank, score, letters, stamp, since,
-               rack, rack_total, rack_val, values, L, N, vopp, ends):
+               rack, rack_total, rack_val, values, L, N, vopp, ends, n_lead=0, beta=10 ** 9):
     """The best horizon value among the placements of an earlier move list that the current
     board still allows unchanged (see the module docstring).
 
@@ -79,7 +79,14 @@ def stale_best(order, row, col, across, length, tiles, new, blank, score, letter
     now. A move's value: score + twice ``vopp`` when it empties the rack, else score +
     ``vopp`` − the points it leaves (the solver's horizon estimate). Returns ``(best, k,
     best_term, k_term)``: the best value and its index in ``order`` (-1 if none), and the
-    best among the moves that end the game (going out; with ``ends``, also scoring 0)."""
+    best among the moves that end the game (going out; with ``ends``, also scoring 0).
+
+    ``n_lead``: the moves of ``order`` from index ``n_lead`` on are in descending score
+    (:func:`build_order` puts the earlier rack's ways out first, then the rest by score):
+    no move there can beat the answers once its score + twice ``vopp`` (the most any move
+    is worth) does not, so the scan stops. ``beta``: the scan also stops at the first move
+    that ends the game worth at least ``beta`` (the caller's proven cut); then ``best``
+    and ``best_term`` are that move's value, a lower bound of the true best."""
     best, kb, bt, kt = -(10 ** 6), -1, -(10 ** 6), -1
     need = np.zeros(L + 1, np.int64)
     n = order.shape[0]
@@ -106,6 +113,8 @@ def stale_best(order, row, col, across, length, tiles, new, blank, score, letter
             continue
         out = used == rack_total
         s = np.int64(score[m])
+        if k >= n_lead and s + 2 * vopp <= best and s + 2 * vopp <= bt:
+            break  # the rest scores no more: none can improve either answer
         v = s + 2 * vopp if out else s + vopp - (rack_val - tv)
         term = out or (ends and s == 0)
         if v <= best and (not term or v <= bt):
@@ -152,6 +161,8 @@ def stale_best(order, row, col, across, length, tiles, new, blank, score, letter
             best, kb = v, k
         if term and v > bt:
             bt, kt = v, k
+            if bt >= beta:
+                break
     return best, kb, bt, kt
 
 
