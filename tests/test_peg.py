@@ -74,3 +74,23 @@ def test_bag_size_errors(pack_es):
         ps.search(pos)
     with pytest.raises(EndgameError, match="the bag holds 1 tiles"):
         EndgameSearch(pack_es).search(Position.from_cgp(ONE_IN_BAG, pack_es.spec))
+
+
+def test_candidates_have_no_repeats_whatever_the_padding(pack_es):
+    # MOVE_DTYPE is aligned: one padding byte between n_tiles and score holds whatever the
+    # buffer held, so the same move from the ranking and from Position.moves() compared
+    # unequal as bytes and the README's position listed some candidates twice
+    from heuri.movegen import MOVE_DTYPE
+    from heuri.peg import PegSearch, _record_key
+
+    pos = Position.from_cgp(ONE_IN_BAG, pack_es.spec)
+    a = pos.moves(pack_es)[:3].copy()
+    b = a.copy()
+    raw = b.view(np.uint8).reshape(len(b), MOVE_DTYPE.itemsize)
+    pad = MOVE_DTYPE.fields["n_tiles"][1] + 1
+    assert pad < MOVE_DTYPE.fields["score"][1]  # the padding byte exists
+    raw[:, pad] = 0xA3
+    assert a.tobytes() != b.tobytes()
+    assert [_record_key(x) for x in a] == [_record_key(x) for x in b]
+    texts = [Move.from_record(r, pack_es.spec).gcg(pack_es.spec) for r in PegSearch(pack_es, max_bag=1).candidates(pos)]
+    assert len(texts) == len(set(texts))

@@ -111,6 +111,13 @@ def _likeliest(draws, cap: int):
     return kept, sum(w for _, w in kept), len(allr) > cap
 
 
+def _record_key(r) -> bytes:
+    """A MOVE_DTYPE record's identity: its fields' bytes, not the record's, whose alignment
+    padding holds whatever the buffer held (the same move ranked by the evaluator and
+    listed by Position.moves differed there, and was shown twice)."""
+    return b"".join(r[f].tobytes() for f in r.dtype.names)
+
+
 class PegSearch:
     """Pre-endgame search for one pack (see the module docstring). Parameters: ``top``
     (evaluator candidates), ``empty_top`` (extra bag-emptying placements, best scores
@@ -162,11 +169,11 @@ class PegSearch:
         b = position.bag_size
         empt = allm[(allm["kind"] == 0) & (allm["n_tiles"] >= b)]
         empt = empt[np.argsort(-empt["score"].astype(np.int64), kind="stable")][:self.empty_top]
-        seen = {r.tobytes() for r in recs}
+        seen = {_record_key(r) for r in recs}
         for r in empt:
-            if r.tobytes() not in seen:
+            if _record_key(r) not in seen:
                 recs.append(r)
-                seen.add(r.tobytes())
+                seen.add(_record_key(r))
         return recs
 
     def search(self, position) -> PegResult:
