@@ -716,12 +716,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_packs)
 
     p = sub.add_parser("siu", help="run heuri as an SIU engine on stdin/stdout (for GUIs and match runners)")
-    p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr) or a pack folder")
+    p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr, or any other built with snakemake) or a pack folder")
     p.add_argument("--log", default=None, help="append a transcript of the session ('> ' in, '< ' out) to this file")
     p.set_defaults(func=cmd_siu)
 
     p = sub.add_parser("moves", help="every legal move of a CGP position, with score, tiles played and leave")
-    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_moves)
@@ -743,7 +743,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (j, e, p, v, leave, fish)")
-    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP or GCG record")
+    p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP or GCG record")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
@@ -760,7 +760,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_best)
 
     p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")
-    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line, both racks given, bag empty")
     p.add_argument("--top", type=int, default=10, help="moves to value and print (default 10)")
     p.add_argument("--time", type=float, default=60.0, help="seconds for the search (default 60)")
@@ -769,7 +769,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_endgame)
 
     p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
-    p.add_argument("--lang", help="language pack (es, en, fr); default: from the CGP's lex/ld")
+    p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line (the opponent's rack may be left empty)")
     p.add_argument("--top", type=int, default=5, help="evaluator candidates, and as many bag-emptying placements (default 5)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")

@@ -730,7 +730,7 @@ def summary_table(s: dict):
 # -- command line --------------------------------------------------------------------------------
 def add_match_arguments(p) -> None:
     """The arguments of ``heuri match`` (an argparse parser)."""
-    p.add_argument("--lang", required=True, help="language pack (es, en, fr): build it with snakemake first")
+    p.add_argument("--lang", required=True, help="language pack (es, en, fr, ca, ...): build it with snakemake first")
     p.add_argument("--p1", default="heuri3", help="first engine (default heuri3): greedy, heuri1, heuri2, heuri3, "
                    "heuri4 (and its variants), heuriN-noend, an evaluator with options as "
                    "NAME@key=value,... (e.g. heuri4@offset=35), or an external SIU engine as "

@@ -127,7 +127,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
     for item in rest.split(","):
         key, eq, value = item.partition("=")
         if key not in allowed or not eq:
-            raise EngineError(f"engine {name!r}: unknown option {item!r}; {base} takes "
+            what = f"unknown option {key!r}" if key not in allowed else f"option {key!r} needs a value"
+            raise EngineError(f"engine {name!r}: {what}; {base} takes "
                               f"{', '.join(k + '=NUMBER' for k in allowed)}")
         try:
             opts[key] = float(value)
