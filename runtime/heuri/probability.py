@@ -416,6 +416,19 @@ def _normalise(leaves, e_num, p_num, N, R, bag_size):
     return e, p
 
 
+def _leave_inputs(pack, rack, U, bag_size):
+    """The checked inputs of :func:`leave_table` and :func:`leave_tables`: ``(R, rack, U, N,
+    bag_size, leaves, rows)`` (rack and U as int64 counts, N = |U|, the default bag size
+    filled in, the leaves in :func:`sub_multisets` order, the keys' tile runs)."""
+    R = pack.spec.rack_size
+    rack = np.asarray(rack, np.int64)
+    U = np.asarray(U, np.int64)
+    _check_counts(pack.spec, rack, U)
+    if bag_size is None:
+        bag_size = default_bag_size(U, R)
+    return R, rack, U, int(U.sum()), bag_size, sub_multisets(rack), key_runs(pack)
+
+
 def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
                 bag_size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """e(L) and p_any(L) for every distinct leave L of ``rack``, in one pass over the keys.
@@ -429,16 +442,7 @@ def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.
     Returns ``(leaves, e, p)``: leaves (m, K) uint8 in :func:`sub_multisets` order, e (m,)
     float64 points, p (m,) float64 probabilities. Exact (float64 sums of exact products).
     Raises ProbabilityError when the rack holds more than R tiles."""
-    spec = pack.spec
-    R = spec.rack_size
-    rack = np.asarray(rack, np.int64)
-    U = np.asarray(U, np.int64)
-    _check_counts(spec, rack, U)
-    N = int(U.sum())
-    if bag_size is None:
-        bag_size = default_bag_size(U, R)
-    leaves = sub_multisets(rack)
-    rows = key_runs(pack)
+    R, rack, U, N, bag_size, leaves, rows = _leave_inputs(pack, rack, U, bag_size)
     ge, gp = _scratch(_group_size(rack, U, R))
     e_num, p_num = _leave_kernel(rows, np.asarray(use, np.bool_), np.asarray(val, np.float64),
                                  U, rack, BINOM, ge, gp)
@@ -457,16 +461,7 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
     Returns ``(leaves, e, p, e_every, p_every, ov)``: the first three as
     :func:`leave_table`; ``e_every``/``p_every`` (m,) float64 or None; ``ov`` (n_keys,)
     float64 points or None. Raises ProbabilityError like :func:`leave_table`."""
-    spec = pack.spec
-    R = spec.rack_size
-    rack = np.asarray(rack, np.int64)
-    U = np.asarray(U, np.int64)
-    _check_counts(spec, rack, U)
-    N = int(U.sum())
-    if bag_size is None:
-        bag_size = default_bag_size(U, R)
-    leaves = sub_multisets(rack)
-    rows = key_runs(pack)
+    R, rack, U, N, bag_size, leaves, rows = _leave_inputs(pack, rack, U, bag_size)
     size = _group_size(rack, U, R)
     ge, gp = _scratch(size)
     ge2, gp2 = _scratch(size, "ge2") if every else (_NONE_F, _NONE_F)
