@@ -8,6 +8,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from heuri.bingo import delta, random_board
 from heuri.evaluate import (EvaluatorError, _new_squares, defensive_penalty, make_evaluator)
@@ -275,11 +277,64 @@ def test_heuri3_top_zero_ranks_by_current_board(pack_es):
     assert r.moves["kind"][0] == 0  # here a placement beats every exchange
 
 
+@njit(cache=True)
+def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours):
+    """The reference for _delta_sums_ov (the kernel heuri4 used before it): our sums as
+    :func:`heuri.evaluate._delta_sums` and, in the same pass, the opponent's Σ (δ' − δ)·val·p(s | ∅)
+    (unnormalised: the caller divides by C(N, R)) over every key whose δ changes, the
+    opponent's rack being R tiles of U. ``ours``: False skips our sums (the bag cannot fill
+    our rack). Returns (de, dp, de_opp)."""
+    de = 0.0
+    dp = 0.0
+    do = 0.0
+    R = rows.shape[1]
+    one = np.uint64(1)
+    for i in range(before.shape[0]):
+        v = before[i] ^ after[i]
+        hv = holding[i]
+        while v:
+            b = trailing_zeros(v)
+            bit = one << np.uint64(b)
+            v &= v - one
+            k = i * 64 + b
+            mine = ours and (hv & bit) != 0
+            a = 1.0  # ours: Π C(U_x, s_x − L_x)
+            o = 1.0  # the opponent's: Π C(U_x, s_x)
+            drawn = 0
+            j = 0
+            while j < R:
+                x = rows[k, j]
+                c = 1
+                while j + c < R and rows[k, j + c] == x:
+                    c += 1
+                j += c
+                if c > U[x]:
+                    o = 0.0
+                else:
+                    o *= binom[U[x], c]
+                if mine:
+                    d = c - leave[x]
+                    if d < 0 or d > U[x]:
+                        mine = False
+                    elif d > 0:
+                        a *= binom[U[x], d]
+                        drawn += d
+                if o == 0.0 and not mine:
+                    break
+            sgn = 1.0 if after[i] & bit else -1.0
+            do += sgn * o * val[k]
+            if mine and drawn == t:
+                de += sgn * a * val[k]
+                dp += sgn * a
+    return de, dp, do
+
+
+
 def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
     """The opponent's sum with the per-key terms given once a decision (_delta_sums_ov) is
     the very float of the per-key walk (_delta_sums_opp), ours too, on real boards."""
     from heuri.bingo import BoardDelta, random_board
-    from heuri.evaluate import _delta_sums_opp, _delta_sums_ov
+    from heuri.evaluate import _delta_sums_ov
     from heuri.probability import BINOM, augmented_bag, key_rows, key_runs, leave_tables
 
     spec = pack_en.spec

@@ -514,6 +514,24 @@ def _line_unions(lt, cc, has, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s
 
 
 @njit(cache=True, nogil=True)
+def _down_lines(new, mask, has):
+    """The board's columns as rows, for the lane scan of the down direction: the letters
+    ``new`` (N, N) int8 transposed, and the down cross-checks ``mask[1]`` (uint64) and
+    ``has[1]`` (bool) of :func:`heuri.movegen._cross_impl` transposed likewise (fresh
+    contiguous arrays)."""
+    N = new.shape[0]
+    ld = np.empty((N, N), np.int8)
+    ccd = np.empty((N, N), np.uint64)
+    hasd = np.empty((N, N), np.bool_)
+    for r in range(N):
+        for c in range(N):
+            ld[r, c] = new[c, r]
+            ccd[r, c] = mask[1, c, r]
+            hasd[r, c] = has[1, c, r]
+    return ld, ccd, hasd
+
+
+@njit(cache=True, nogil=True)
 def _delta_bits_after(letters, rows, cols, tiles, g, hw, root, values, L, R, s7_bits, s7_start,
                       s7_key, s8_bits, s8_start, s8_key, kb7, kb8, kb7_all, centre_r, centre_c,
                       parents, lev_mask, n_keys, keep):
@@ -536,14 +554,7 @@ def _delta_bits_after(letters, rows, cols, tiles, g, hw, root, values, L, R, s7_
     mask, _, has = _cross_impl(g, hw, root, new, blanks, values, L)
     cca = mask[0].copy()
     hasa = has[0].copy()
-    ld = np.empty((N, N), np.int8)
-    ccd = np.empty((N, N), np.uint64)
-    hasd = np.empty((N, N), np.bool_)
-    for r in range(N):
-        for c in range(N):
-            ld[r, c] = new[c, r]
-            ccd[r, c] = mask[1, c, r]
-            hasd[r, c] = has[1, c, r]
+    ld, ccd, hasd = _down_lines(new, mask, has)
     bits = _delta_bits(new, cca, hasa, ld, ccd, hasd, R, s7_bits, s7_start, s7_key, s8_bits,
                        s8_start, s8_key, kb7, kb8, kb7_all, L, centre_r, centre_c, empty, parents,
                        lev_mask, n_keys)
@@ -610,14 +621,7 @@ def _delta_bits_after_lines(letters, cc0, has0, pre_a, suf_a, pre_d, suf_d, rows
     hasa = has[0].copy()
     _kb_lanes(new, cca, hasa, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key, kb7,
               kb8, kb7_all, L, centre_r, centre_c, False, bits, fresh, seen7, seen8, rlo, rhi + 1)
-    ld = np.empty((N, N), np.int8)
-    ccd = np.empty((N, N), np.uint64)
-    hasd = np.empty((N, N), np.bool_)
-    for r in range(N):
-        for c in range(N):
-            ld[r, c] = new[c, r]
-            ccd[r, c] = mask[1, c, r]
-            hasd[r, c] = has[1, c, r]
+    ld, ccd, hasd = _down_lines(new, mask, has)
     _kb_lanes(ld, ccd, hasd, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s8_key, kb7,
               kb8, kb7_all, L, centre_c, centre_r, False, bits, fresh, seen7, seen8, clo, chi + 1)
     _close(bits, fresh, parents, lev_mask)

@@ -138,64 +138,17 @@ def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
 
 
 @njit(cache=True, nogil=True)
-def _delta_sums_opp(before, after, holding, rows, val, U, leave, t, binom, ours):
+def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, ov):
     """:func:`_delta_sums` and, in the same pass, the opponent's Σ (δ' − δ)·val·p(s | ∅)
     (unnormalised: the caller divides by C(N, R)) over every key whose δ changes, the
-    opponent's rack being R tiles of U. ``ours``: False skips our sums (the bag cannot fill
-    our rack). Returns (de, dp, de_opp)."""
-    de = 0.0
-    dp = 0.0
-    do = 0.0
-    R = rows.shape[1]
-    one = np.uint64(1)
-    for i in range(before.shape[0]):
-        v = before[i] ^ after[i]
-        hv = holding[i]
-        while v:
-            b = trailing_zeros(v)
-            bit = one << np.uint64(b)
-            v &= v - one
-            k = i * 64 + b
-            mine = ours and (hv & bit) != 0
-            a = 1.0  # ours: Π C(U_x, s_x − L_x)
-            o = 1.0  # the opponent's: Π C(U_x, s_x)
-            drawn = 0
-            j = 0
-            while j < R:
-                x = rows[k, j]
-                c = 1
-                while j + c < R and rows[k, j + c] == x:
-                    c += 1
-                j += c
-                if c > U[x]:
-                    o = 0.0
-                else:
-                    o *= binom[U[x], c]
-                if mine:
-                    d = c - leave[x]
-                    if d < 0 or d > U[x]:
-                        mine = False
-                    elif d > 0:
-                        a *= binom[U[x], d]
-                        drawn += d
-                if o == 0.0 and not mine:
-                    break
-            sgn = 1.0 if after[i] & bit else -1.0
-            do += sgn * o * val[k]
-            if mine and drawn == t:
-                de += sgn * a * val[k]
-                dp += sgn * a
-    return de, dp, do
-
-
-@njit(cache=True, nogil=True)
-def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, ov):
-    """:func:`_delta_sums_opp` with the opponent's per-key terms given: ``ov`` (n,) float64,
+    opponent's rack being R tiles of U; ``ours``: False skips our sums (the bag cannot fill
+    our rack). The opponent's per-key terms are given: ``ov`` (n,) float64,
     Π_x C(U_x, s_x)·val[s] of every key (:func:`heuri.probability.leave_tables`, computed
     once a decision), so a key whose δ changes costs a load for the opponent's sum and the
     tile walk only when it holds our leave (``runs``: the keys as runs of equal tiles,
-    :func:`heuri.probability.key_runs`). The same sums in the same order as
-    :func:`_delta_sums_opp` (so the same floats). Returns (de, dp, de_opp)."""
+    :func:`heuri.probability.key_runs`). The same sums in the same order as a walk of every
+    changed key's tiles (tests/test_evaluate.py keeps that walk as the reference: the same
+    floats). Returns (de, dp, de_opp)."""
     de = 0.0
     dp = 0.0
     do = 0.0

@@ -281,6 +281,19 @@ def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m):
     return e_num, p_num
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_group(ge, gp, touched, nt, code, a, v):
+    """Add a key's weight ``a`` (and ``a·v`` points) to leave group ``code`` of the sums
+    ``ge``/``gp``, listing the group in ``touched`` the first time it is hit; returns the
+    new count of touched groups."""
+    if ge[code] == 0.0 and gp[code] == 0.0:
+        touched[nt] = code
+        nt += 1
+    ge[code] += a * v
+    gp[code] += a
+    return nt
+
+
 @njit(cache=True, nogil=True)
 def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
     """:func:`_leave_kernel` over the keys of ``use`` and, in the same pass over the keys,
@@ -351,17 +364,9 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
         if not ok:
             continue
         if u:
-            if ge[code] == 0.0 and gp[code] == 0.0:
-                touched[nt] = code
-                nt += 1
-            ge[code] += a * val[i]
-            gp[code] += a
+            nt = _add_group(ge, gp, touched, nt, code, a, val[i])
         if both:
-            if ge2[code] == 0.0 and gp2[code] == 0.0:
-                touched2[nt2] = code
-                nt2 += 1
-            ge2[code] += a * val[i]
-            gp2[code] += a
+            nt2 = _add_group(ge2, gp2, touched2, nt2, code, a, val[i])
     e_num, p_num = _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m)
     if both:
         e2, p2 = _spread(touched2, nt2, ge2, gp2, nk, base, kinds, rack, U, binom, lstride, m)
