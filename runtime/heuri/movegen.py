@@ -326,6 +326,19 @@ def _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, B
         WM[j] = wmul[r, c]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _insert_desc(E, P_ec, n, v, cap):
+    """Insert multiplier ``v`` with its cap ``cap`` into the first ``n`` entries of ``E``
+    (kept in descending order) and ``P_ec`` (the caps, moved alongside)."""
+    q = n - 1
+    while q >= 0 and E[q] < v:
+        E[q + 1] = E[q]
+        P_ec[q + 1] = P_ec[q]
+        q -= 1
+    E[q + 1] = v
+    P_ec[q + 1] = cap
+
+
 @njit(cache=True, nogil=True)
 def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
             blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
@@ -507,15 +520,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                         # E: the squares' multipliers lm * (W + cross wm), highest first, with
                         # their caps in P_ec (insertion sort; kept while W stays the same)
                         for p in range(kk):
-                            v = P_lm[p] * (W + P_cw[p])
-                            cv = P_cap[p]
-                            q = p - 1
-                            while q >= 0 and E[q] < v:
-                                E[q + 1] = E[q]
-                                P_ec[q + 1] = P_ec[q]
-                                q -= 1
-                            E[q + 1] = v
-                            P_ec[q + 1] = cv
+                            _insert_desc(E, P_ec, p, P_lm[p] * (W + P_cw[p]), P_cap[p])
                         Ws = W
                     # the rack's values on those multipliers, each square taking the highest
                     # value left that its cap allows (optimal for caps: an exchange argument),
@@ -548,14 +553,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                 P_cw[kk] = WM[j] if HS[j] else 0
                 P_cap[kk] = CAP[j]
                 if Ws == W and WM[j] == 1:  # W unchanged: insert the new square into E
-                    v = P_lm[kk] * (W + P_cw[kk])
-                    q = kk - 1
-                    while q >= 0 and E[q] < v:
-                        E[q + 1] = E[q]
-                        P_ec[q + 1] = P_ec[q]
-                        q -= 1
-                    E[q + 1] = v
-                    P_ec[q + 1] = P_cap[kk]
+                    _insert_desc(E, P_ec, kk, P_lm[kk] * (W + P_cw[kk]), P_cap[kk])
                 else:
                     Ws = -1
                 kk += 1
