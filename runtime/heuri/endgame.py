@@ -255,6 +255,19 @@ def _expand_kernel(order, row, col, across, length, tiles, new, blank, rack, zbo
     return dh, lh, sq, lt, bl, nn, lv
 
 
+def _pvs(child, alpha, beta, null_first: bool):
+    """A child's value for the player to move and whether it is proven, by principal-variation
+    search: ``child(a, b)`` searches it in the window (a, b) of the player to move and returns
+    (value, proven). After a node's first child (``null_first``) the null window
+    (alpha, alpha + 1) comes first, and the full window only when the value lands inside
+    (alpha, beta)."""
+    if null_first and beta > alpha + 1:
+        val, pr = child(alpha, alpha + 1)
+        if not alpha < val < beta:
+            return val, pr
+    return child(alpha, beta)
+
+
 class EndgameSearch:
     """Exact endgame solver for one language pack (see the module docstring).
 
@@ -453,18 +466,11 @@ class EndgameSearch:
                 if ends:
                     val, pr = vopp - vme, True
                 else:
-                    if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
-                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -alpha - 1,
-                                                -alpha, ply1, st_opp, mine)
-                        val = -val
-                        if alpha < val < beta:
-                            val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
-                                                    ply1, st_opp, mine)
-                            val = -val
-                    else:
-                        val, pr = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -beta, -alpha,
-                                                ply1, st_opp, mine)
-                        val = -val
+                    def child(a, b):  # the pass: the opponent to move on the same board
+                        v, p = self._negamax(bh, opp, ropp, vopp, me, rme, vme, sl1, depth, -b, -a, ply1,
+                                             st_opp, mine)
+                        return -v, p
+                    val, pr = _pvs(child, alpha, beta, best > -_INF)
             else:
                 s = ml.score[i]
                 if ml.out[i]:
@@ -480,21 +486,17 @@ class EndgameSearch:
                         blanks[sq] = bl
                         stamp[sq] = ply
                         try:
-                            nb = bh ^ ml.dhash[i]
-                            if best > -_INF and beta > alpha + 1:  # PVS: after the first child, a null window first
-                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
-                                                       depth - 1, s - alpha - 1, s - alpha, ply1, st_opp, mine)
-                                if alpha < s - cv < beta:
-                                    cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv,
-                                                           s_l, depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
-                            else:
-                                cv, pr = self._negamax(nb, opp, ropp, vopp, ml.lv[i], ml.leave_hash[i], lv, s_l,
-                                                       depth - 1, s - beta, s - alpha, ply1, st_opp, mine)
+                            nb, rl, lh = bh ^ ml.dhash[i], ml.lv[i], ml.leave_hash[i]
+
+                            def child(a, b):  # the placement scores s, then the opponent moves
+                                cv, p = self._negamax(nb, opp, ropp, vopp, rl, lh, lv, s_l, depth - 1, s - b,
+                                                      s - a, ply1, st_opp, mine)
+                                return s - cv, p
+                            val, pr = _pvs(child, alpha, beta, best > -_INF)
                         finally:
                             letters[sq] = -1
                             blanks[sq] = False
                             stamp[sq] = -1
-                        val = s - cv
             if val > best:
                 best, best_i, best_proven = val, i, pr
                 if val > alpha:
