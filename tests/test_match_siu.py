@@ -201,7 +201,9 @@ def test_forfeits_with_workers_resume_and_determinism(tmp_path, pack_es, fake, c
 
     p2 = _fake(fake, "illegal")
     out = tmp_path / "m"
-    argv = ["match", "--lang", "es", "--p1", "greedy", "--p2", p2, "--movetime", "200", "--games", "4",
+    # the fake answers at once; a generous movetime keeps a loaded machine from turning its
+    # illegal answers into timeouts (seen with two suites running side by side)
+    argv = ["match", "--lang", "es", "--p1", "greedy", "--p2", p2, "--movetime", "3000", "--games", "4",
             "--seed", "9", "--jobs", "2", "--out", str(out), "--quiet"]
     assert main(argv) == 0
     text = capsys.readouterr().out
@@ -209,7 +211,7 @@ def test_forfeits_with_workers_resume_and_determinism(tmp_path, pack_es, fake, c
     files = sorted((out / "engines").glob("p2.*.stderr"))
     assert 1 <= len(files) <= 2 and all("position cgp" in f.read_text() for f in files)
     ref = run_match("es", "greedy", p2, 4, seed=9, out=tmp_path / "ref", progress=False,
-                    engines={"p2": {"movetime_ms": 200}})
+                    engines={"p2": {"movetime_ms": 3000}})
     got = pq.read_table(out / "games.parquet").to_pylist()
     cols = [c for c in COLUMNS if c not in TIMING_COLUMNS]
     assert [{c: r[c] for c in cols} for r in got] == _rows(ref, cols)
