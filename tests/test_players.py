@@ -11,7 +11,7 @@ from heuri.players import ENGINES, EngineError, GreedyPlayer, Player, check_engi
 
 def test_registry_names_and_errors():
     assert set(ENGINES) == {"greedy", "heuri1", "heuri2", "heuri3", "heuri1-noend", "heuri2-noend",
-                            "heuri3-noend", "heuri3-peg", "heuri4", "heuri4-leave", "heuri4-opp",
+                            "heuri3-noend", "heuri4-noend", "heuri3-peg", "heuri4", "heuri4-leave", "heuri4-opp",
                             "heuri4-offset", "heuri4-lanes", "heuri4-peg"}
     with pytest.raises(EngineError, match="unknown engine 'quackle'; choose one of greedy, heuri1"):
         check_engine("quackle")
@@ -41,6 +41,7 @@ def test_heuri_players_use_their_evaluator_before_the_endgame(pack_en):
         assert p.info == {"endgame": False}
     assert make_player("heuri3", pack_en).search is not None
     assert make_player("heuri3-noend", pack_en).search is None
+    assert make_player("heuri4-noend", pack_en).search is None
     assert np.array_equal(pos.rack, Game(pack_en.spec, seed=2).position.rack)  # choose() changes nothing
 
 

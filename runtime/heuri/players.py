@@ -20,7 +20,7 @@ Names (``heuri match --p1 NAME``):
 - ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
   (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
   ordinary move instead of 27);
-- ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``: the same evaluators without the
+- ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``, ``heuri4-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
 
@@ -31,7 +31,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg']
 """
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri1-noend": ("heuri1", False),
     "heuri2-noend": ("heuri2", False),
     "heuri3-noend": ("heuri3", False),
+    "heuri4-noend": ("heuri4", False),
     "heuri3-peg": ("heuri3", True),
     "heuri4-peg": ("heuri4", True),
     "heuri4": ("heuri4", True),
