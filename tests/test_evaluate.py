@@ -12,6 +12,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from heuri.bingo import delta, random_board
+from heuri.peg import _record_key
 from heuri.evaluate import (EvaluatorError, _new_squares, defensive_penalty, make_evaluator)
 from heuri.probability import (augmented_bag, bingo_value, board_counts, leave_index, leave_table,
                                p_key)
@@ -365,3 +366,43 @@ def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
                 assert a == b
                 checked += a[2] != 0
     assert checked > 5
+
+
+def test_heuri4_future_values_a_kept_blank_on_the_turn_after(pack_en):
+    """heuri4@future=w adds w·(1 − p(L))·(e(B) − e(∅)) to v, B the leave's blanks alone,
+    with e and p of the current board (top=0: nothing re-valued); read here from the same
+    ranking's exchanges, which keep every sub-multiset of the rack (e of the exchange that
+    keeps just the blank, e of the exchange of all seven)."""
+    spec = pack_en.spec
+    b, bl, _ = midgame(pack_en, 12)  # one blank left off the board
+    rack = vec(spec, "ACEINR?")
+    opts = dict(top=0, leave=False, opponent=0.0)
+    base = make_evaluator(pack_en, "heuri4", **opts).rank_arrays(b, bl, rack)
+    fut = make_evaluator(pack_en, "heuri4", future=0.5, **opts).rank_arrays(b, bl, rack)
+
+    def by_move(r):  # a record's fields (its padding bytes are not part of the move)
+        return {_record_key(r.moves[i]): i for i in range(len(r))}
+
+    ib, iff = by_move(base), by_move(fut)
+    assert ib.keys() == iff.keys()
+    exch = {tuple(base.leaves[i]): base.e[i] for i in range(len(base)) if base.moves["kind"][i] == 1}
+    blank_only = np.zeros(spec.n_kinds, np.uint8)
+    blank_only[spec.blank] = 1
+    gain = exch[tuple(blank_only)] - exch[tuple(np.zeros(spec.n_kinds, np.uint8))]
+    assert gain > 5  # a blank alone is worth a real share of a bingo
+    kept = spent = 0
+    for key, i in ib.items():
+        k = iff[key]
+        if base.moves["kind"][i] == 2:  # the pass: its ranking shows e = p = 0 (see rank_arrays)
+            continue
+        want = 0.5 * (1 - base.p[i]) * gain if base.leaves[i][spec.blank] else 0.0
+        assert fut.v[k] - base.v[i] == pytest.approx(want, abs=1e-9)
+        kept += bool(base.leaves[i][spec.blank])
+        spent += not base.leaves[i][spec.blank]
+    assert kept > 100 and spent > 100
+    # near the end of the bag (fewer than two racks' worth) it is off
+    late = make_evaluator(pack_en, "heuri4", future=0.5, **opts).rank_arrays(b, bl, rack, bag_size=13)
+    late0 = make_evaluator(pack_en, "heuri4", **opts).rank_arrays(b, bl, rack, bag_size=13)
+    assert np.array_equal(late.v, late0.v)
+    with pytest.raises(EvaluatorError, match="future must be >= 0"):
+        make_evaluator(pack_en, "heuri4", future=-1)

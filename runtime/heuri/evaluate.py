@@ -507,6 +507,9 @@ class Heuri3(Evaluator):
             e = (1 - q) * e_d + q * e_all
             p = (1 - q) * p_d + q * p_all
         cost = self._leave_cost(rack, U, bag_size, li)  # None, or (n,) points subtracted from v
+        fut = self._blank_future(rack, bag_size, lv, e_tab, p_tab, li)
+        if fut is not None:  # a kept blank's bingo chance on the turn after next (Heuri4)
+            cost = -fut if cost is None else cost - fut
         base = {} if cost is None else {"d": cost}
         if self.top == 0 and not self.exact:
             # nothing to re-value: every move by δ of the current board (the re-valued
@@ -609,6 +612,30 @@ class Heuri3(Evaluator):
         (Heuri_3: none; see :class:`Heuri4`)."""
         return None
 
+    #: weight of a kept blank's bingo chance on the turn after next (0 in Heuri_3; see
+    #: :class:`Heuri4`)
+    future = 0.0
+
+    def _blank_future(self, rack, bag_size, lv, e_tab, p_tab, li):
+        """Points added to each candidate's v for the blanks its leave keeps, (n,) float64,
+        or None when ``future`` is 0, the rack has no blank, or the bag cannot refill a rack
+        twice: ``future``·(1 − p(L))·(e(B) − e(∅)), B the leave's blanks alone. A blank that
+        does not make a bingo next turn (probability 1 − p(L)) is still held, and is worth
+        its bingo expectation again on the turn after (e of the blanks alone with a fresh
+        draw, on the current board: the same keys, δ and pool). Heuri's e looks one turn
+        ahead only, so a blank spent on an ordinary move costs just its next-turn share."""
+        b = self.spec.blank
+        if self.future <= 0 or rack[b] == 0:
+            return None
+        R = self.spec.rack_size
+        if bag_size is None or bag_size < 2 * R:
+            return None
+        only = np.zeros((int(rack[b]) + 1, len(rack)), lv.dtype)
+        only[:, b] = np.arange(int(rack[b]) + 1)
+        e_b = e_tab[_leave_codes(rack, only)]  # e of 0, 1, 2 blanks alone
+        gain = e_b[lv[:, b].astype(np.int64)] - e_b[0]
+        return self.future * (1.0 - p_tab[li]) * gain
+
 
 #: mean score of a non-bingo placement in real games, points (issue 10): a bingo next turn
 #: is worth its score *less* the move the rack would have made anyway. English: 26.9 over
@@ -643,6 +670,9 @@ class Heuri4(Heuri3):
       lands), the same blend for p: the opponent's reply opens lanes as well as it closes
       them, so a key that cannot land right after our move may land on our next turn
       (Heuri_3 is q = 0; q = 1 values every septet and reduced octet as landing).
+    - ``future`` w (0 by default): + w·(1 − p(L))·(e(B) − e(∅)) for a leave L that keeps the
+      blanks B: a blank not used in a bingo next turn is still held on the turn after
+      (:meth:`Heuri3._blank_future`); off when the bag holds fewer than two racks.
 
     Other options as :class:`Heuri3`."""
 
@@ -650,8 +680,12 @@ class Heuri4(Heuri3):
 
     def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
                  opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None,
-                 lanes: float = 0.0):
+                 lanes: float = 0.0, future: float = 0.0):
         from .leave_quality import DEFAULT_WEIGHTS, RackKinds
+
+        if future < 0:
+            raise EvaluatorError(f"heuri4: future must be >= 0, got {future}")
+        self.future = float(future)
 
         if offset is None:
             offset = NON_BINGO_SCORE.get(pack.spec.code, 0.0)
