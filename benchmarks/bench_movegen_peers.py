@@ -21,7 +21,10 @@ every move's leave; its cross-checks are made when the CGP is loaded, outside th
 heuri's are made in the call unless the board is the one of the previous call). The
 heuri and MAGPIE passes alternate, ``--rounds`` times (the order swapped each round), so
 that a change in the shared machine's load hits both; the ratio per round and over the
-fastest of all rounds are printed. The move counts are compared position by position
+fastest of all rounds are printed. ``--digest`` prints instead, per language and blank
+class, a SHA-256 of heuri's full move lists and best-1 answers (every record's bytes, in
+order) with no timing: run it on two checkouts to see that a change of the generator left
+every move as it was. The move counts are compared position by position
 (MAGPIE counts the same moves: the same placements, exchanges and the pass).
 
 MAGPIE is looked for in ``$HEURI_PEERS`` (default ``~/.cache/heuri-peers``: ``magpie/``
@@ -103,6 +106,8 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--no-wmp", action="store_true", help="MAGPIE without its word map")
+    ap.add_argument("--digest", action="store_true",
+                    help="print a SHA-256 of heuri's move lists and best-1 answers a row, no timing")
     a = ap.parse_args(argv)
 
     from rich.console import Console
@@ -113,6 +118,8 @@ def main(argv=None) -> None:
     from movegen_positions import cgp_line, cut_boards, with_blanks
 
     con = Console(width=220)
+    if a.digest:
+        con.print = lambda *args, **kw: None  # the digests only
     has_best = hasattr(movegen, "generate_best")
     t = Table(title=f"all moves: heuri vs MAGPIE, fastest of {a.repeat}, {a.rounds} alternating rounds")
     for col in ("lang", "rack", "pos", "moves (mean)", "heuri median", "p90", "MAGPIE median", "p90",
@@ -148,6 +155,15 @@ def main(argv=None) -> None:
             for line in lines:
                 p = Position.from_cgp(line, pack.spec)
                 calls.append((p.board.letters, p.board.blanks, p.rack, p.bag_size, p.spec))
+            if a.digest:
+                import hashlib
+
+                h = hashlib.sha256()
+                for letters, blanks, rack, bag, rules in calls:
+                    h.update(movegen.generate(pack, letters, blanks, rack, bag_size=bag, rules=rules).tobytes())
+                    h.update(movegen.generate_best(pack, letters, blanks, rack, n=1).tobytes())
+                print(f"{lang} {nb} blanks: {len(calls)} positions, sha256 {h.hexdigest()}", flush=True)
+                continue
             heuri_times(pack, calls[:10], 1, False)  # warm-up (compiled code loaded)
             hs, ms, bs, ratios = [], [], [], []
             for r in range(a.rounds):

@@ -627,6 +627,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     A_bound = I64[21]
     CAP = I64[22, :N]
     RV = I64[23, :64]
+    f_seq = I64[24]
     MK = U64[0, :N]
     f_cand = U64[1]
     HS = B8[0, :N]
@@ -702,9 +703,12 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             isb = False
             t = -1
             if f_sub[f] == 1:
-                # the real tile was tried: now a blank for the same letter
+                # the real tile was tried: now a blank for the same letter, unless the real
+                # tile's subtree found no move (then the blank's finds none either: any
+                # path its rack R - ? + t spells, the real tile's R - t + ? spells with the
+                # blank standing for that t, and the prunes by bound only tighten)
                 f_sub[f] = 0
-                if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0:
+                if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0 and seq != f_seq[f]:
                     t = f_t[f]
                     isb = True
             if t < 0:
@@ -725,6 +729,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             if u < L and rack[u] == 0:
                 rmask &= ~(_ONE << np.uint64(u))
             f_used[f] = u
+            f_seq[f] = seq
             nd = f_node[f]
             h = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
             w = g[nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
@@ -938,13 +943,14 @@ def _scratch(N: int, R: int) -> tuple:
     I64 (int64): the line arrays LT, BV, CS, LM, WM, word (0-5), the explicit stack's
     f_pos, f_ph, f_node, f_t, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo (6-16; S =
     2N + 8 frames: at most two pushed a square), the anchor list A_line, A_pos, A_ll,
-    A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23); U64 (uint64): MK, f_cand; B8
+    A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23), f_seq (24: the anchor's move count
+    when the frame's tile was taken); U64 (uint64): MK, f_cand; B8
     (bool): HS, wbl; SK, SL: the per-span bounds of the best-N search (R = rack size + 1
     tile counts a side). Allocated once a thread and pack and reused."""
     S = 2 * N + 8
     A = 2 * N * N  # at most one anchor a square and direction
     W = max(A, S, 64)
-    return (np.zeros((24, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
+    return (np.zeros((25, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
             np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
 
 
