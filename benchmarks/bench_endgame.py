@@ -3,7 +3,7 @@ bag-empty endgames met in self-play.
 
     python benchmarks/bench_endgame.py [--lang es en] [--games 200] [--engine heuri3-noend]
                                        [--seed 1] [--nodes 1000000] [--time 30] [--save FILE]
-                                       [--load FILE] [--first N] [--rows FILE]
+                                       [--load FILE] [--first N] [--rows FILE] [--python]
 
 For each language, plays ``--games`` self-play games of ``--engine`` against itself (seeds
 ``seed, seed+1, ...``) up to the first position with an empty bag and both racks non-empty
@@ -14,8 +14,10 @@ share proved exact, median / p90 / max seconds, median nodes and generations, th
 (placements) reached, and the tiles on both racks. ``--save`` writes the endgames as CGP
 lines (one a line, the language first) for re-runs (``--load``; ``--first N``: only the first
 N of each language). ``--rows`` writes one line per endgame (language, tiles on the racks,
-seconds, exact, depth, value, move, CGP), tab-separated, for comparisons (MAGPIE:
-``benchmarks/compare_magpie_endgame.py``).
+seconds, exact, depth, value, move, CGP, nodes), tab-separated, for comparisons (MAGPIE:
+``benchmarks/compare_magpie_endgame.py``). ``nodes/s``: all the endgames' nodes over all their
+seconds. ``--python``: the search in Python (:meth:`heuri.endgame.EndgameSearch.search_py`,
+the solver before the compiled one) instead of the compiled search; the same values.
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ def main() -> int:
     ap.add_argument("--load", default=None)
     ap.add_argument("--first", type=int, default=None, help="only the first N endgames of each language")
     ap.add_argument("--rows", default=None, help="write one tab-separated line per endgame to this file")
+    ap.add_argument("--python", action="store_true", help="the Python search (search_py), not the compiled one")
     a = ap.parse_args()
 
     import heuri
@@ -76,7 +79,7 @@ def main() -> int:
             lang, cgp = line.rstrip("\n").split("\t")
             loaded.setdefault(lang, []).append(cgp)
     print(f"{'lang':4} {'endgames':>8} {'exact %':>8} {'median s':>9} {'p90 s':>7} {'max s':>7} "
-          f"{'nodes med':>9} {'gens med':>8} {'depth med':>9} {'tiles med':>9}")
+          f"{'nodes med':>9} {'gens med':>8} {'depth med':>9} {'tiles med':>9} {'nodes/s':>8}")
     for lang in a.lang:
         pack = heuri.load_pack(lang)
         cgps = loaded.get(lang) if a.load else endgames(pack, a.engine, a.games, a.seed, a.every)
@@ -84,17 +87,18 @@ def main() -> int:
             cgps = cgps[:a.first]
         saved += [(lang, c) for c in cgps]
         solver = EndgameSearch(pack, max_nodes=a.nodes, max_generations=a.nodes, time_limit=a.time)
-        solver.search(Position.from_cgp(cgps[0], pack.spec))  # compile / load the numba cache
+        run = solver.search_py if a.python else solver.search
+        run(Position.from_cgp(cgps[0], pack.spec))  # compile / load the numba cache
         secs, exact, nodes, gens, depth, tiles = [], 0, [], [], [], []
         for c in cgps:
             pos = Position.from_cgp(c, pack.spec)
             t0 = time.perf_counter()
-            r = solver.search(pos)
+            r = run(pos)
             secs.append(time.perf_counter() - t0)
             tiles.append(int(pos.racks[0].sum() + pos.racks[1].sum()))
             if rows is not None:
                 rows.write(f"{lang}\t{tiles[-1]}\t{secs[-1]:.3f}\t{bool(r and r.exact)}\t{r.depth if r else 0}\t"
-                           f"{r.value if r else ''}\t{r.move.gcg(pack.spec) if r else ''}\t{c}\n")
+                           f"{r.value if r else ''}\t{r.move.gcg(pack.spec) if r else ''}\t{c}\t{r.nodes if r else 0}\n")
                 rows.flush()
             if r is None:
                 continue
@@ -106,7 +110,7 @@ def main() -> int:
         med = statistics.median
         print(f"{lang:4} {n:8d} {100 * exact / n:8.1f} {med(secs):9.3f} {p90(secs):7.2f} {max(secs):7.2f} "
               f"{med(nodes) if nodes else 0:9.0f} {med(gens) if gens else 0:8.0f} "
-              f"{med(depth) if depth else 0:9.0f} {med(tiles):9.0f}")
+              f"{med(depth) if depth else 0:9.0f} {med(tiles):9.0f} {sum(nodes) / max(sum(secs), 1e-9):8.0f}")
     if a.save:
         with open(a.save, "w", encoding="utf-8") as f:
             for lang, c in saved:

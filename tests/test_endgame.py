@@ -357,3 +357,47 @@ def test_every_ranked_move_equals_brute_force_es(pack_es, name):
     assert rows[0].value == res.value
     for row in rows:
         assert row.exact and move_value(pack_es, pos, row.move, memo) == row.value
+
+
+@pytest.mark.parametrize("lang,seed,nodes", [("en", 0, 30_000), ("es", 3, 30_000), ("en", 7, 300_000)])
+def test_compiled_search_equals_python_search(request, lang, seed, nodes):
+    """The compiled search (heuri.endgame_core, what search() runs) searches the tree of the
+    Python one (search_py): under the same node budget, on real full-rack endgames, the same
+    value, move, principal variation, depth, exactness and stop, and node counts within 1 %
+    (the compiled tables may drop an entry the Python dicts keep). The line it reports is
+    legal and, when exact, replays to its value."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    pos = _full_rack_endgame(pack, seed)
+    es = EndgameSearch(pack, max_nodes=nodes, max_generations=nodes)
+    a, b = es.search_py(pos), es.search(pos)
+    assert a is not None and b is not None
+    assert (b.value, b.move, b.depth, b.exact, b.stopped) == (a.value, a.move, a.depth, a.exact, a.stopped)
+    assert b.pv == a.pv and b.final_spread == a.final_spread
+    assert abs(b.nodes - a.nodes) <= 0.01 * a.nodes
+    p = pos
+    for mv in b.pv:
+        p.check(mv, pack.words)
+        p = p.after(mv, words=pack.words)
+    if b.exact:
+        assert replay_pv(pack, pos, b.pv) == (b.value, True)
+
+
+HARD_ES = ("11AD1H/3B5VELI[LL]O/3R7EX1[RR]/3U6FU2O/3Z5CID3/3A5UÑO1P1/3S6A2R1/2GE2SATINARE1/2I2TUL2A2N1/"
+           "2MOYO7D1/2O1ANSaRES2I1/2T4J5O1/2E1EMPALICA3/2E4B7/LUN[CH]3ASESTADO ADEGOR?/CCEEHNQ 510/406 0")
+
+
+def test_compiled_search_time_limit_and_stop(pack_es):
+    """A time limit or a stop callable ends the compiled search (run on a worker thread
+    while this one watches): the result is the last completed depth, not exact, stopped;
+    a stop asked at once leaves no completed depth beyond the first few (no timed
+    assertion: only what the result says)."""
+    # a blank and 13 other tiles (first bag-empty position of es self-play seed 12): the
+    # search proves nothing in seconds
+    pos = Position.from_cgp(HARD_ES, pack_es.spec)
+    r = EndgameSearch(pack_es, max_nodes=10 ** 9, max_generations=10 ** 9, time_limit=0.3).search(pos)
+    assert r is not None and not r.exact and r.stopped and r.depth >= 1
+    pos.check(r.move, pack_es.words)
+    es = EndgameSearch(pack_es, max_nodes=10 ** 9, max_generations=10 ** 9)
+    es._stop = lambda: True
+    s = es.search(pos)
+    assert s is None or (not s.exact and s.stopped)
