@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from .movegen import _cross_impl, _search
+from .endgame_kernels import perp_run_clear
 
 INF = 10 ** 6
 PROVEN = 1000
@@ -379,20 +380,9 @@ def stale_scan(A, B, W, start, n, lead, since, me, vme, vopp, ends, beta):
                 break
             r = f // N
             c = f - r * N
-            for sgn in (-1, 1):
-                rr = r + sgn * dc
-                cc = c + sgn * dr
-                while 0 <= rr < N and 0 <= cc < N:
-                    g = rr * N + cc
-                    if stamp[g] >= since:
-                        ok = False
-                        break
-                    if letters[g] < 0:
-                        break
-                    rr += sgn * dc
-                    cc += sgn * dr
-                if not ok:
-                    break
+            if not perp_run_clear(letters, stamp, since, r, c, dr, dc, N):
+                ok = False
+                break
         if not ok:
             continue
         if v > best:

@@ -66,6 +66,27 @@ def build_order(score, n_tiles, length, tiles, new, blank, rack_total, rack_val,
     return order, a_score, a_out, a_leave
 
 
+
+@njit(cache=True, nogil=True, inline="always")
+def perp_run_clear(letters, stamp, since, r, c, dr, dc, N):
+    """True when no tile was placed at or after ply ``since`` (``stamp`` (N*N,) int, the ply
+    a square was filled, -1 empty) on the run of tiles perpendicular to the direction
+    (``dr``, ``dc``) through square (``r``, ``c``), nor on the square just beyond each end
+    of it (``letters`` (N*N,) int8, -1 empty): the part of a placement's footprint that a new
+    tile at (r, c) adds (:func:`stale_best`; :func:`heuri.endgame_core.stale_scan`)."""
+    for sgn in (-1, 1):
+        rr = r + sgn * dc
+        cc = c + sgn * dr
+        while 0 <= rr < N and 0 <= cc < N:
+            g = rr * N + cc
+            if stamp[g] >= since:
+                return False
+            if letters[g] < 0:
+                break
+            rr += sgn * dc
+            cc += sgn * dr
+    return True
+
 @njit(cache=True)
 def stale_best(order, row, col, across, length, tiles, new, blank, score, letters, stamp, since,
                rack, rack_total, rack_val, values, L, N, vopp, ends, n_lead=0, beta=10 ** 9):
@@ -140,20 +161,9 @@ def stale_best(order, row, col, across, length, tiles, new, blank, score, letter
                     ok = False
                     break
                 # the perpendicular run through the new tile, one square beyond each end
-                for sgn in (-1, 1):
-                    rr = r + sgn * dc
-                    cc = c + sgn * dr
-                    while 0 <= rr < N and 0 <= cc < N:
-                        g = rr * N + cc
-                        if stamp[g] >= since:
-                            ok = False
-                            break
-                        if letters[g] < 0:
-                            break
-                        rr += sgn * dc
-                        cc += sgn * dr
-                    if not ok:
-                        break
+                if not perp_run_clear(letters, stamp, since, r, c, dr, dc, N):
+                    ok = False
+                    break
             j += 1
         if not ok:
             continue
