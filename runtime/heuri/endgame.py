@@ -293,6 +293,23 @@ class _Watch:
         return val
 
 
+def _child_order(base: list, best_out, tt_move: int) -> list:
+    """A node's children in search order, for both searches: ``base`` (the top-scoring way
+    out ``best_out`` first when there is one, None otherwise, then the placements that do
+    not go out, by score), led by the table's move ``tt_move`` (-1 the pass, -2 none) and
+    ending with the pass unless it leads.
+
+    >>> _child_order([4, 0, 1, 2], 4, 1)
+    [4, 1, 0, 2, -1]
+    >>> _child_order([0, 1, 2], None, -1)
+    [-1, 0, 1, 2]
+    """
+    if tt_move == -2 or (base and tt_move == base[0]):
+        return base + [-1]
+    head = [base[0], tt_move] if best_out is not None else [tt_move]
+    return head + [k for k in base if k != tt_move and k != best_out] + ([-1] if tt_move != -1 else [])
+
+
 def _pvs(child, alpha, beta, null_first: bool):
     """A child's value for the player to move and whether it is proven, by principal-variation
     search: ``child(a, b)`` searches it in the window (a, b) of the player to move and returns
@@ -675,12 +692,7 @@ class EndgameSearch:
         if base is None:
             bo = ml.best_out
             base = ml.base = ([bo] if bo is not None else []) + [k for k in range(ml.n) if not ml.out[k]]
-        if tt_move == -2:
-            return base + [-1]
-        if base and tt_move == base[0]:
-            return base + [-1]
-        head = [base[0], tt_move] if ml.best_out is not None else [tt_move]
-        return head + [k for k in base if k != tt_move and k != ml.best_out] + ([-1] if tt_move != -1 else [])
+        return _child_order(base, ml.best_out, tt_move)
 
     # -- public -----------------------------------------------------------------------------
     def _setup(self, position):
@@ -1132,12 +1144,8 @@ class EndgameSearch:
     @staticmethod
     def _core_order(n: int, lead: int, tt_move: int) -> list:
         """:meth:`_order` for an arena list of ``n`` moves whose first ``lead`` go out."""
-        bo = 0 if lead > 0 else None
         base = ([0] if lead > 0 else []) + list(range(lead, n))
-        if tt_move == -2 or (base and tt_move == base[0]):
-            return base + [-1]
-        head = [0, tt_move] if bo is not None else [tt_move]
-        return head + [k for k in base if k != tt_move and k != bo] + ([-1] if tt_move != -1 else [])
+        return _child_order(base, 0 if lead > 0 else None, tt_move)
 
     def _core_leave(self, A, RK, m, me, row) -> int:
         """Write the leave of arena move ``m`` from rack row ``me`` into row ``row``; its hash."""
