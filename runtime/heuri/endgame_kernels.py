@@ -66,7 +66,6 @@ def build_order(score, n_tiles, length, tiles, new, blank, rack_total, rack_val,
     return order, a_score, a_out, a_leave
 
 
-
 @njit(cache=True, nogil=True, inline="always")
 def perp_run_clear(letters, stamp, since, r, c, dr, dc, N):
     """True when no tile was placed at or after ply ``since`` (``stamp`` (N*N,) int, the ply
@@ -86,6 +85,7 @@ def perp_run_clear(letters, stamp, since, r, c, dr, dc, N):
             rr += sgn * dc
             cc += sgn * dr
     return True
+
 
 @njit(cache=True)
 def stale_best(order, row, col, across, length, tiles, new, blank, score, letters, stamp, since,
