@@ -80,3 +80,23 @@ def test_engine_options_in_the_name(pack_en):
                      ("heuri3-peg@k=2", "takes no options"), ("heuri9@k=1", "unknown engine 'heuri9'")]:
         with pytest.raises(EngineError, match=msg.replace("(", r"\(")):
             check_engine(bad)
+
+
+def test_endgame_options_in_the_name(pack_en):
+    from heuri.endgame import EndgameSearch
+    from heuri.players import MATCH_WIDE_LIMITS, TwoStepEndgame
+
+    # exact_nodes sets the exact step's node and move-list budgets; the wide step stays
+    two = make_player("heuri4@exact_nodes=100000", pack_en).search
+    assert isinstance(two, TwoStepEndgame)
+    assert (two.exact.max_nodes, two.exact.max_generations, two.exact.width) == (100000, 100000, None)
+    assert (two.wide.width, two.wide.max_generations) == (MATCH_WIDE_LIMITS["width"], MATCH_WIDE_LIMITS["max_generations"])
+    # wide=0: the exact step alone; the evaluator gets none of the endgame's options
+    pl = make_player("heuri4@exact_nodes=5000,wide=0,offset=35", pack_en)
+    assert isinstance(pl.search, EndgameSearch) and pl.search.max_nodes == 5000
+    assert pl._choose.__self__.bingo_offset == 35.0
+    for bad, msg in [("heuri4-noend@exact_nodes=1000", "unknown option 'exact_nodes'"),
+                     ("heuri4@exact_nodes=0", "exact_nodes must be at least 1"),
+                     ("heuri4@wide=2", "wide 0 or 1")]:
+        with pytest.raises(EngineError, match=msg):
+            check_engine(bad)

@@ -19,7 +19,9 @@ Names (``heuri match --p1 NAME``):
   ``heuri4-lanes``: heuri3 with e half by δ after the move, half by every key landing;
 - ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
   (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
-  ordinary move instead of 27);
+  ordinary move instead of 27), and for the engines that search the endgame the search's
+  own options (:data:`ENDGAME_OPTIONS`; ``heuri4@exact_nodes=100000`` gives the exact step
+  100,000 nodes);
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``, ``heuri4-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -80,6 +82,11 @@ PEG_MAX_BAG = 1
 #: points of win rate [−1.2, +0.4] against it)
 MATCH_EXACT_LIMITS: dict = {"max_generations": 150, "max_nodes": 10_000}
 MATCH_WIDE_LIMITS: dict = {"width": 12, "max_generations": 1500, "max_nodes": 20_000}
+#: engine-name options of the endgame search (``heuri4@exact_nodes=100000,wide=0``), for the
+#: engines that search the endgame: ``exact_nodes``, the exact step's node budget (its
+#: move-list budget becomes the same number, so the nodes bind); ``wide=0``, no width-limited
+#: second step (the exact step's move of its last completed depth is played)
+ENDGAME_OPTIONS = ("exact_nodes", "wide")
 
 
 @runtime_checkable
@@ -114,16 +121,18 @@ def parse_engine(name: str) -> tuple[str, dict]:
         raise EngineError(f"unknown engine {base!r}; choose one of {', '.join(sorted(ENGINES))}")
     if not sep:
         return base, {}
-    evaluator = ENGINES[base][0]
+    evaluator, endgame = ENGINES[base]
     if evaluator == "greedy" or base in PEG_ENGINES:
         raise EngineError(f"engine {name!r}: {base} takes no options")
     from .evaluate import EVALUATORS
 
     # the options a variant may set: the numeric keywords of the evaluator class and of the
-    # classes it passes **options on to (not the pack, not the weights object)
+    # classes it passes **options on to (not the pack, not the weights object), and the
+    # endgame search's (ENDGAME_OPTIONS) when the engine searches the endgame
     allowed = sorted({k for cls in EVALUATORS[evaluator].__mro__ if "__init__" in vars(cls)
                       for k, v in inspect.signature(cls.__init__).parameters.items()
-                      if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD})
+                      if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
+                     | (set(ENDGAME_OPTIONS) if endgame else set()))
     opts: dict = {}
     for item in rest.split(","):
         key, eq, value = item.partition("=")
@@ -135,7 +144,27 @@ def parse_engine(name: str) -> tuple[str, dict]:
             opts[key] = float(value)
         except ValueError:
             raise EngineError(f"engine {name!r}: option {key} needs a number, got {value!r}") from None
+    if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
+        raise EngineError(f"engine {name!r}: exact_nodes must be at least 1 and wide 0 or 1")
     return base, opts
+
+
+def match_endgame_limits(options: dict) -> tuple[dict, dict | None]:
+    """The two steps' :class:`heuri.endgame.EndgameSearch` keywords for an engine's options
+    (:data:`ENDGAME_OPTIONS`): ``(exact, wide or None)``, :data:`MATCH_EXACT_LIMITS` and
+    :data:`MATCH_WIDE_LIMITS` when none is set.
+
+    >>> match_endgame_limits({"exact_nodes": 200000.0, "wide": 0.0})
+    ({'max_generations': 200000, 'max_nodes': 200000}, None)
+    >>> match_endgame_limits({})[0] == MATCH_EXACT_LIMITS
+    True
+    """
+    exact = dict(MATCH_EXACT_LIMITS)
+    if "exact_nodes" in options:
+        n = int(options["exact_nodes"])
+        exact = {"max_generations": n, "max_nodes": n}
+    wide = dict(MATCH_WIDE_LIMITS) if options.get("wide", 1) else None
+    return exact, wide
 
 
 def check_engine(name: str) -> str:
@@ -192,13 +221,16 @@ class EvaluatorPlayer:
         self.pack = pack
         self.name = name
         self.evaluator = evaluator
+        options = dict(options or {})
+        search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
         self._choose = _evaluator_choose(pack, evaluator, options)
         self._greedy = GreedyPlayer(pack)
         self.search = None
         if endgame:
             from .endgame import EndgameSearch
 
-            self.search = EndgameSearch(pack, **endgame_options) if endgame_options else match_endgame(pack)
+            self.search = (EndgameSearch(pack, **endgame_options) if endgame_options
+                           else match_endgame(pack, search_options))
         self.peg = None
         if peg:
             from .peg import PegSearch
@@ -241,13 +273,18 @@ class TwoStepEndgame:
         return res2 if res2 is not None else res
 
 
-def match_endgame(pack) -> "TwoStepEndgame":
+def match_endgame(pack, options: dict | None = None):
     """The endgame search of the match players (and of ``heuri analyze``, which values a turn
     as the player would): :class:`TwoStepEndgame` under :data:`MATCH_EXACT_LIMITS` and
-    :data:`MATCH_WIDE_LIMITS`."""
+    :data:`MATCH_WIDE_LIMITS`, or under an engine's endgame ``options``
+    (:func:`match_endgame_limits`; without a wide step, the exact step's
+    :class:`heuri.endgame.EndgameSearch` alone)."""
     from .endgame import EndgameSearch
 
-    return TwoStepEndgame(EndgameSearch(pack, **MATCH_EXACT_LIMITS), EndgameSearch(pack, **MATCH_WIDE_LIMITS))
+    exact, wide = match_endgame_limits(options or {})
+    if wide is None:
+        return EndgameSearch(pack, **exact)
+    return TwoStepEndgame(EndgameSearch(pack, **exact), EndgameSearch(pack, **wide))
 
 
 def _evaluator_choose(pack, evaluator: str, options: dict | None = None):
