@@ -401,3 +401,22 @@ def test_compiled_search_time_limit_and_stop(pack_es):
     es._stop = lambda: True
     s = es.search(pos)
     assert s is None or (not s.exact and s.stopped)
+
+
+def test_compiled_search_line_survives_a_full_arena(pack_en):
+    """When an iteration fills the arena of move lists (the lists are forgotten and made
+    anew, so arena indices name other moves), the result is still the last completed
+    depth's line: here, with a 5,000-move arena, depth 3 cannot complete and the answer is
+    depth 2's (CAAS, worth +4), a move of the mover's rack. Before the fix the line was read
+    from the refilled arena after the search and named the opponent's tiles (WEN.S), an
+    illegal move a 1000-game match met."""
+    cgp = ("15/1I9K3/1S9ED2/POUNDERS3XU1J/1T6V1G1C1E/1R1WOF2L1R1AZO/TO2BUTTY1O1TIN/AN1VARIA2UH1G1/"
+           "L2I2LYMITERS1/ED1l5FEH3/AI1I6D4/EA1A11/1P1G11/1I1O11/ErOSIBLE7 AACEENO/EMNNQRW 468/381 0")
+    pos = Position.from_cgp(cgp, pack_en.spec)
+    small = EndgameSearch(pack_en, max_nodes=300_000, max_generations=300_000)
+    small.ARENA_MIN = small.ARENA_MAX = 5_000
+    r = small.search(pos)
+    ref = EndgameSearch(pack_en, max_nodes=300_000, max_generations=300_000, max_depth=2).search(pos)
+    assert r.stopped and not r.exact and (r.depth, r.value) == (2, 4) == (ref.depth, ref.value)
+    assert r.move == ref.move == Move.from_gcg("H1 CAA.", pos.board, pack_en.spec) and r.pv == ref.pv
+    pos.check(r.move, pack_en.words)

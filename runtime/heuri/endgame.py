@@ -335,6 +335,10 @@ class EndgameSearch:
     Not thread-safe (one search at a time per object).
     """
 
+    #: the compiled search's arena of move lists (moves): 400 a move list of the limit, within
+    #: these bounds; when it fills, an iteration forgets the lists and starts again once
+    ARENA_MIN, ARENA_MAX = 262_144, 4_000_000
+
     def __init__(self, pack, max_nodes: int = 1_000_000, max_generations: int = 100_000,
                  time_limit: float | None = None, width: int | None = None, max_depth: int = 30):
         self.pack = pack
@@ -954,7 +958,7 @@ class EndgameSearch:
         if self._core is None:
             ctx = mg._CTX.get(self.pack) or mg._context(self.pack)
             lg = lambda x: max(0, int(x) - 1).bit_length()  # noqa: E731 - ceil(log2)
-            arena = int(min(4_000_000, max(262_144, 400 * self.max_generations)))
+            arena = int(min(self.ARENA_MAX, max(self.ARENA_MIN, 400 * self.max_generations)))
             tt_bits = min(22, max(14, lg(4 * self.max_nodes)))
             list_bits = min(20, max(10, lg(2 * self.max_generations)))
             cross_bits = min(12, max(8, lg(self.max_generations)))
@@ -991,7 +995,7 @@ class EndgameSearch:
         root_opp = None
         found = None
         stopped = False
-        line: list = []
+        pv: list = []
         first = -2
         for depth in range(1, min(self.max_depth, n_tiles) + 1):
             fresh = False  # the move lists were forgotten once in this iteration
@@ -1021,6 +1025,9 @@ class EndgameSearch:
             found = (int(val), depth, bool(proven))
             self._core_root = (bh, rme, vme, ropp, vopp, sl)
             line, first = self._core_pv(st, run, bh, rme, vme, ropp, vopp, sl, depth, int(val), so)
+            # decoded now: a later iteration may refill the arena (AB_ARENA: the lists are
+            # forgotten and generated anew elsewhere), and then these indices name other moves
+            pv = self._core_moves(A, line)
             if on_depth is not None:
                 on_depth(int(val), depth, bool(proven))
             if proven:
@@ -1030,7 +1037,6 @@ class EndgameSearch:
             return None
         val, depth, exact = found
         self._root_first = first
-        pv = self._core_moves(A, line)
         spread0 = int(position.scores[position.to_move]) - int(position.scores[1 - position.to_move])
         return EndgameResult(move=pv[0], value=val, final_spread=spread0 + val, exact=exact, depth=depth,
                              nodes=self._nodes, generations=self._gens, pv=pv,
