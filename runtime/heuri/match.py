@@ -733,7 +733,8 @@ def add_match_arguments(p) -> None:
     p.add_argument("--lang", required=True, help="language pack (es, en, fr, ca, ...): build it with snakemake first")
     p.add_argument("--p1", default="heuri3", help="first engine (default heuri3): greedy, heuri1, heuri2, heuri3, "
                    "heuri4 (and its variants), heuriN-noend, an evaluator with options as "
-                   "NAME@key=value,... (e.g. heuri4@offset=35), or an external SIU engine as "
+                   "NAME@key=value,... (e.g. heuri4@offset=35; heuri4@exact_nodes=300000,wide=0 gives "
+                   "the exact endgame step 300,000 nodes and no width-limited step), or an external SIU engine as "
                    "\"siu:<command line>\"")
     p.add_argument("--p2", default="greedy", help="second engine (default greedy); same choices as --p1")
     p.add_argument("--p1-option", action="append", default=[], metavar="NAME=VALUE",
