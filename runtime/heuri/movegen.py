@@ -1056,15 +1056,18 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
 
 @njit(cache=True, nogil=True)
 def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
-             I64, U64, B8, SK, SL, bingo, max_exch, with_pass):
+             I64, U64, B8, SK, SL, XB, bingo, max_exch, with_pass):
     """One call for :func:`generate`: the checks (:func:`_check`), the kept cross-checks
     (:func:`_cross_kept`), every placement (:func:`_search`), the exchanges and the pass
     (:func:`_extras`), written into ``buf`` ((cap, _REC) uint8). ``K`` (int64): hw, root,
     centre row, centre column, L, rack size, blank_ok (the letters a blank may stand for,
     as bits). ``rack_in`` (L+1,) int64 is only read (the walk works on a copy in I64 row
-    25). Returns the number of moves (may exceed cap: call again with a bigger buffer), or
-    minus the error code of :func:`_check`. One dispatch instead of four, and arrays the
-    context keeps instead of fresh ones."""
+    25). The exchanges and the pass of the last (rack, max_exch, with_pass) are kept in
+    ``XB`` ((2 ** rack size + 1, _REC) uint8; the key in I64 row 26 from column 8: the
+    counts, max_exch, with_pass, the record count) and copied when asked again (a decision
+    and its re-valuations ask for the same rack). Returns the number of moves (may exceed
+    cap: call again with a bigger buffer), or minus the error code of :func:`_check`. One
+    dispatch instead of four, and arrays the context keeps instead of fresh ones."""
     L = K[4]
     rs = K[5]
     rack = I64[25, :L + 1]
@@ -1082,7 +1085,30 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
         none = I64[26, :1]
         n = _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
                     bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL, 0, False, np.uint64(0), none, none, none)
-    return _extras(buf, n, cap, rack, L, max_exch, with_pass)
+    kb = 8
+    wp = 1 if with_pass else 0
+    same = I64[26, kb + L + 1] == max_exch and I64[26, kb + L + 2] == wp
+    if same:
+        for t in range(L + 1):
+            if I64[26, kb + t] != rack[t]:
+                same = False
+                break
+    if not same:
+        ne = _extras(XB, 0, XB.shape[0], rack, L, max_exch, with_pass)
+        if ne > XB.shape[0]:  # more than the kept buffer holds (not with racks of 7)
+            I64[26, kb + L + 1] = -1
+            return _extras(buf, n, cap, rack, L, max_exch, with_pass)
+        for t in range(L + 1):
+            I64[26, kb + t] = rack[t]
+        I64[26, kb + L + 1] = max_exch
+        I64[26, kb + L + 2] = wp
+        I64[26, kb + L + 3] = ne
+    ne = I64[26, kb + L + 3]
+    for q in range(ne):
+        if n + q < cap:
+            for b in range(_REC):
+                buf[n + q, b] = XB[q, b]
+    return n + ne
 
 
 @njit(cache=True, nogil=True)
@@ -1160,6 +1186,7 @@ class _Ctx(NamedTuple):
     rackw: list  # [rack bytes, (sept, compl, SB)]: :func:`_rack_info` of the last rack
     top: list  # [scores, keys] of generate_best's top moves (int64), grown as n needs
     K: np.ndarray  # int64: hw, root, centre row and column, L, rack size, blank_ok (_gen_all)
+    xb: np.ndarray  # the exchanges and pass of the last rack, (2 ** rack size + 1, 56) uint8 (_gen_all)
 
 
 class _ThreadContexts(threading.local):
@@ -1216,13 +1243,23 @@ def _context(pack) -> _Ctx:
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
                    spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [buf],
                    cross, [], min(spec.blank_count, spec.rack_size),
-                   [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)], K)
+                   [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)], K,
+                   np.zeros((2 ** min(spec.rack_size, 12) + 1, _REC), np.uint8))
         _CTX[pack] = ctx
     return ctx
 
 
+_DT_I8 = np.dtype(np.int8)
+_DT_B = np.dtype(np.bool_)
+_DT_I64 = np.dtype(np.int64)
+
+
 def _board(ctx: _Ctx, letters, blanks):
     N = ctx.N
+    if (type(letters) is np.ndarray and type(blanks) is np.ndarray and letters.dtype is _DT_I8
+            and blanks.dtype is _DT_B and letters.shape == (N, N) and blanks.shape == (N, N)
+            and letters.flags.c_contiguous and blanks.flags.c_contiguous):
+        return letters, blanks  # the common case, in a few attribute reads
     letters = np.asarray(letters)
     blanks = np.asarray(blanks)
     if letters.shape != (N, N) or blanks.shape != (N, N):
@@ -1275,7 +1312,7 @@ def _rack_in(ctx: _Ctx, rack) -> np.ndarray:
     """The rack as a contiguous (L+1,) int64 array, the caller's own when it is one (the
     fused kernels only read it), else a converted copy; raises MoveGenError for a wrong
     shape."""
-    if (type(rack) is np.ndarray and rack.dtype == np.int64 and rack.shape == (ctx.L + 1,)
+    if (type(rack) is np.ndarray and rack.dtype is _DT_I64 and rack.shape == (ctx.L + 1,)
             and rack.flags.c_contiguous):
         return rack
     return _rack(ctx, rack)
@@ -1312,7 +1349,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     cc = ctx.cross
     while True:
         n = _gen_all(ctx.g, ctx.values, ctx.lmul, ctx.wmul, ctx.K, letters, blanks, r, cc[0], cc[1], cc[2], cc[3],
-                     ctx.out[0], *ctx.scratch, bingo, max_exch, bool(exchanges))
+                     ctx.out[0], *ctx.scratch, ctx.xb, bingo, max_exch, bool(exchanges))
         if n < 0:
             _raise(-n, ctx, letters, blanks, r)
         if n <= ctx.cap[0]:
