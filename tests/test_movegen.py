@@ -254,6 +254,33 @@ def test_exchanges_follow_the_bag(pack_en, pack_es):
     assert len(ex(generate(pack_es, *empty(), r, bag_size=0))) == 0
 
 
+def test_kept_exchanges_equal_fresh_ones(pack_en):
+    """The exchanges and pass of the last rack are kept by the context and copied when the
+    same (rack, bag) comes again: every call gives the bytes a fresh context (a new thread)
+    gives, racks and bag sizes alternating."""
+    import itertools
+    import threading
+
+    spec = pack_en.spec
+    seq = [(rk, bag) for rk in ("AABCDE?", "EEIRSTT", "AABCDE?") for bag in (80, 3, 80, 7, 0)]
+    got = [generate(pack_en, *empty(), rack_vector(spec, rk), bag_size=bag).tobytes() for rk, bag in seq]
+
+    def fresh(out, rk, bag):
+        out.append(generate(pack_en, *empty(), rack_vector(spec, rk), bag_size=bag).tobytes())
+
+    want = []
+    for rk, bag in seq:
+        t = threading.Thread(target=fresh, args=(want, rk, bag))
+        t.start()
+        t.join()
+    assert got == want
+    # EEIRSTT with 7 in the bag: every distinct sub-multiset of 1..7 tiles, E:2 T:2 I R S
+    subs = {tuple(sorted(c)) for k in range(1, 8) for c in itertools.combinations("EEIRSTT", k)}
+    moves = generate(pack_en, *empty(), rack_vector(spec, "EEIRSTT"), bag_size=7)
+    assert len(subs) == 3 * 3 * 2 * 2 * 2 - 1 == (moves["kind"] == 1).sum()
+    assert (moves["kind"] == 2).sum() == 1
+
+
 def test_leaves(pack_en):
     spec = pack_en.spec
     r = rack_vector(spec, "JOINTS?")

@@ -167,18 +167,30 @@ def _is_word(g, hw, root, tiles):
 
 @njit(cache=True, nogil=True)
 def _cross_impl(g, hw, root, letters, blanks, values, L):
-    """Cross-checks of every square for both directions (see :func:`cross_checks`)."""
+    """Cross-checks of every square for both directions (see :func:`cross_checks`), as
+    fresh arrays (mask uint64, csum int32, has bool; each (2, N, N))."""
+    N = letters.shape[0]
+    mask = np.empty((2, N, N), np.uint64)
+    csum = np.empty((2, N, N), np.int32)
+    has = np.empty((2, N, N), np.bool_)
+    _cross_into(g, hw, root, letters, blanks, values, L, mask, csum, has)
+    return mask, csum, has
+
+
+@njit(cache=True, nogil=True)
+def _cross_into(g, hw, root, letters, blanks, values, L, mask, csum, has):
+    """:func:`_cross_impl` written into the given (2, N, N) arrays (every entry)."""
     N = letters.shape[0]
     full = np.uint64((1 << L) - 1)
-    mask = np.zeros((2, N, N), np.uint64)
-    csum = np.zeros((2, N, N), np.int32)
-    has = np.zeros((2, N, N), np.bool_)
     for d in range(2):
         # the perpendicular step: an across placement is checked against its column
         dr = 1 if d == 0 else 0
         dc = 0 if d == 0 else 1
         for r in range(N):
             for c in range(N):
+                mask[d, r, c] = 0
+                csum[d, r, c] = 0
+                has[d, r, c] = False
                 if letters[r, c] >= 0:
                     continue
                 n_p = 0  # tiles before (above / left)
@@ -248,7 +260,36 @@ def _cross_impl(g, hw, root, letters, blanks, values, L):
                     if ok:
                         m |= _ONE << np.uint64(x)
                 mask[d, r, c] = m
-    return mask, csum, has
+
+
+@njit(cache=True, nogil=True)
+def _cross_kept(g, hw, root, letters, blanks, values, L, mask, csum, has, kept):
+    """The cross-checks of the board in ``mask``, ``csum``, ``has`` (:func:`_cross_into`),
+    recomputed only when the board is not the one they were made for: ``kept`` (int8,
+    2 N N + 1) holds that board's letters and blank flags and, last, 1 when the arrays are
+    valid (an endgame search, a decision and the re-valuations after it ask for the same
+    board many times; comparing 450 bytes costs far less than the 10-20 µs of a fresh
+    computation)."""
+    N = letters.shape[0]
+    NN = N * N
+    same = kept[2 * NN] == 1
+    if same:
+        for r in range(N):
+            for c in range(N):
+                if kept[r * N + c] != letters[r, c] or (kept[NN + r * N + c] != 0) != blanks[r, c]:
+                    same = False
+                    break
+            if not same:
+                break
+    if same:
+        return
+    kept[2 * NN] = 0
+    _cross_into(g, hw, root, letters, blanks, values, L, mask, csum, has)
+    for r in range(N):
+        for c in range(N):
+            kept[r * N + c] = letters[r, c]
+            kept[NN + r * N + c] = 1 if blanks[r, c] else 0
+    kept[2 * NN] = 1
 
 
 @njit(cache=True, nogil=True)
@@ -944,13 +985,14 @@ def _scratch(N: int, R: int) -> tuple:
     f_pos, f_ph, f_node, f_t, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo (6-16; S =
     2N + 8 frames: at most two pushed a square), the anchor list A_line, A_pos, A_ll,
     A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23), f_seq (24: the anchor's move count
-    when the frame's tile was taken); U64 (uint64): MK, f_cand; B8
+    when the frame's tile was taken), the rack the fused entries copy and modify (25), the
+    empty SB, top scores and keys of a full list (26); U64 (uint64): MK, f_cand; B8
     (bool): HS, wbl; SK, SL: the per-span bounds of the best-N search (R = rack size + 1
     tile counts a side). Allocated once a thread and pack and reused."""
     S = 2 * N + 8
     A = 2 * N * N  # at most one anchor a square and direction
     W = max(A, S, 64)
-    return (np.zeros((25, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
+    return (np.zeros((27, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
             np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
 
 
@@ -1013,6 +1055,88 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
 
 
 @njit(cache=True, nogil=True)
+def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
+             I64, U64, B8, SK, SL, XB, bingo, max_exch, with_pass):
+    """One call for :func:`generate`: the checks (:func:`_check`), the kept cross-checks
+    (:func:`_cross_kept`), every placement (:func:`_search`), the exchanges and the pass
+    (:func:`_extras`), written into ``buf`` ((cap, _REC) uint8). ``K`` (int64): hw, root,
+    centre row, centre column, L, rack size, blank_ok (the letters a blank may stand for,
+    as bits). ``rack_in`` (L+1,) int64 is only read (the walk works on a copy in I64 row
+    25). The exchanges and the pass of the last (rack, max_exch, with_pass) are kept in
+    ``XB`` ((2 ** rack size + 1, _REC) uint8; the key in I64 row 26 from column 8: the
+    counts, max_exch, with_pass, the record count) and copied when asked again (a decision
+    and its re-valuations ask for the same rack). Returns the number of moves (may exceed
+    cap: call again with a bigger buffer), or minus the error code of :func:`_check`. One
+    dispatch instead of four, and arrays the context keeps instead of fresh ones."""
+    L = K[4]
+    rs = K[5]
+    rack = I64[25, :L + 1]
+    tot = 0
+    for t in range(L + 1):
+        rack[t] = rack_in[t]
+        tot += rack_in[t]
+    err = _check(letters, blanks, rack, L, rs)
+    if err != 0:
+        return -err
+    cap = buf.shape[0]
+    n = 0
+    if tot > 0:
+        _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
+        none = I64[26, :1]
+        n = _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
+                    bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL, 0, False, np.uint64(0), none, none, none)
+    kb = 8
+    wp = 1 if with_pass else 0
+    same = I64[26, kb + L + 1] == max_exch and I64[26, kb + L + 2] == wp
+    if same:
+        for t in range(L + 1):
+            if I64[26, kb + t] != rack[t]:
+                same = False
+                break
+    if not same:
+        ne = _extras(XB, 0, XB.shape[0], rack, L, max_exch, with_pass)
+        if ne > XB.shape[0]:  # more than the kept buffer holds (not with racks of 7)
+            I64[26, kb + L + 1] = -1
+            return _extras(buf, n, cap, rack, L, max_exch, with_pass)
+        for t in range(L + 1):
+            I64[26, kb + t] = rack[t]
+        I64[26, kb + L + 1] = max_exch
+        I64[26, kb + L + 2] = wp
+        I64[26, kb + L + 3] = ne
+    ne = I64[26, kb + L + 3]
+    for q in range(ne):
+        if n + q < cap:
+            for b in range(_REC):
+                buf[n + q, b] = XB[q, b]
+    return n + ne
+
+
+@njit(cache=True, nogil=True)
+def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
+              I64, U64, B8, SK, SL, bingo, best_n, sept, compl, SB, top_sc, top_key):
+    """One call for :func:`generate_best`: the checks, the kept cross-checks and the best-N
+    search (:func:`_search` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`).
+    Arguments as :func:`_gen_all`. Returns how many placements were written (0 for an empty
+    rack), or minus the error code of :func:`_check`."""
+    L = K[4]
+    rs = K[5]
+    rack = I64[25, :L + 1]
+    tot = 0
+    for t in range(L + 1):
+        rack[t] = rack_in[t]
+        tot += rack_in[t]
+    err = _check(letters, blanks, rack, L, rs)
+    if err != 0:
+        return -err
+    if tot == 0:
+        return 0
+    _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
+    return _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
+                   bingo, mask, csum, has, buf, buf.shape[0], I64, U64, B8, SK, SL, best_n, sept, compl, SB,
+                   top_sc, top_key)
+
+
+@njit(cache=True, nogil=True)
 def _leaves(rack, kind, length, tiles, new, blank, L):
     n = kind.shape[0]
     out = np.empty((n, L + 1), np.int64)
@@ -1056,11 +1180,13 @@ class _Ctx(NamedTuple):
     cap: list  # [moves the output buffer holds]; grows when a position needs more
     scratch: tuple  # the search's work arrays (_scratch)
     out: list  # [the output buffer, (cap, 56) uint8]: written by every call, copied out
-    cross: list  # [board bytes, cross-checks] of the last board seen (a cache of one)
+    cross: tuple  # (mask, csum, has, kept): the cross-checks of the last board seen (_cross_kept)
     keys: list  # [(key codes, flags, completers) of the pack's key set, or None], loaded once
     blank_max: int  # the most blanks a key holds
     rackw: list  # [rack bytes, (sept, compl, SB)]: :func:`_rack_info` of the last rack
     top: list  # [scores, keys] of generate_best's top moves (int64), grown as n needs
+    K: np.ndarray  # int64: hw, root, centre row and column, L, rack size, blank_ok (_gen_all)
+    xb: np.ndarray  # the exchanges and pass of the last rack, (2 ** rack size + 1, 56) uint8 (_gen_all)
 
 
 class _ThreadContexts(threading.local):
@@ -1109,17 +1235,31 @@ def _context(pack) -> _Ctx:
         for t, sym in enumerate(spec.tiles):
             if sym not in spec.blank_cannot_represent:
                 ok |= 1 << t
+        buf = np.empty((4096, _REC), np.uint8)
+        cross = (np.zeros((2, N, N), np.uint64), np.zeros((2, N, N), np.int32), np.zeros((2, N, N), np.bool_),
+                 np.zeros(2 * N * N + 1, np.int8))
+        K = np.array([int(g.header_words), int(g.root), centre[0], centre[1], L, spec.rack_size, ok], np.int64)
         ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
-                   spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [np.empty((4096, _REC), np.uint8)],
-                   [None, None], [], min(spec.blank_count, spec.rack_size),
-                   [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)])
+                   spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [buf],
+                   cross, [], min(spec.blank_count, spec.rack_size),
+                   [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)], K,
+                   np.zeros((2 ** min(spec.rack_size, 12) + 1, _REC), np.uint8))
         _CTX[pack] = ctx
     return ctx
 
 
+_DT_I8 = np.dtype(np.int8)
+_DT_B = np.dtype(np.bool_)
+_DT_I64 = np.dtype(np.int64)
+
+
 def _board(ctx: _Ctx, letters, blanks):
     N = ctx.N
+    if (type(letters) is np.ndarray and type(blanks) is np.ndarray and letters.dtype is _DT_I8
+            and blanks.dtype is _DT_B and letters.shape == (N, N) and blanks.shape == (N, N)
+            and letters.flags.c_contiguous and blanks.flags.c_contiguous):
+        return letters, blanks  # the common case, in a few attribute reads
     letters = np.asarray(letters)
     blanks = np.asarray(blanks)
     if letters.shape != (N, N) or blanks.shape != (N, N):
@@ -1153,12 +1293,29 @@ def _raise(err: int, ctx: _Ctx, letters, blanks, rack):
     raise MoveGenError(f"move generator: error code {err}")
 
 
+def _grow(ctx: _Ctx, cap: int) -> None:
+    """A bigger output buffer (rare), kept for the next calls."""
+    ctx.cap[0] = cap
+    buf = np.empty((cap, _REC), np.uint8)
+    ctx.out[0] = buf
+
+
 def _rack(ctx: _Ctx, rack) -> np.ndarray:
     r = np.array(rack, dtype=np.int64)  # a copy: the search modifies it
     if r.shape != (ctx.L + 1,):
         raise MoveGenError(f"rack: a count vector of length {ctx.L + 1} (letters, blank last) "
                            f"is expected, got shape {r.shape}")
     return r
+
+
+def _rack_in(ctx: _Ctx, rack) -> np.ndarray:
+    """The rack as a contiguous (L+1,) int64 array, the caller's own when it is one (the
+    fused kernels only read it), else a converted copy; raises MoveGenError for a wrong
+    shape."""
+    if (type(rack) is np.ndarray and rack.dtype is _DT_I64 and rack.shape == (ctx.L + 1,)
+            and rack.flags.c_contiguous):
+        return rack
+    return _rack(ctx, rack)
 
 
 def generate(pack, letters, blanks, rack, bag_size: int | None = None,
@@ -1180,7 +1337,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     """
     ctx = _CTX.get(pack) or _context(pack)
     letters, blanks = _board(ctx, letters, blanks)
-    r = _rack(ctx, rack)
+    r = _rack_in(ctx, rack)
     bingo, min_bag = ctx.bingo, ctx.exchange_min_bag
     if rules is not None:
         bingo, min_bag = int(rules.bingo_bonus), int(rules.exchange_min_bag)
@@ -1189,21 +1346,18 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
         bag = ctx.rack_size if bag_size is None else int(bag_size)
         if bag >= min_bag and bag > 0:
             max_exch = min(ctx.rack_size, bag)
-    err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
-    if err:
-        _raise(err, ctx, letters, blanks, r)
-    cc = _cross_cached(ctx, letters, blanks) if r.any() else None
+    cc = ctx.cross
     while True:
-        cap = ctx.cap[0]
-        buf = ctx.out[0]
-        n = 0 if cc is None else _walk(ctx, letters, blanks, r, cc, bingo, buf, cap)
-        n = _extras(buf, n, cap, r, ctx.L, max_exch, bool(exchanges))
-        if n <= cap:
+        n = _gen_all(ctx.g, ctx.values, ctx.lmul, ctx.wmul, ctx.K, letters, blanks, r, cc[0], cc[1], cc[2], cc[3],
+                     ctx.out[0], *ctx.scratch, ctx.xb, bingo, max_exch, bool(exchanges))
+        if n < 0:
+            _raise(-n, ctx, letters, blanks, r)
+        if n <= ctx.cap[0]:
             break
-        ctx.cap[0] = max(n, 2 * cap)  # rare: a bigger buffer, kept for the next calls
-        ctx.out[0] = np.empty((ctx.cap[0], _REC), np.uint8)
-    # the buffer is the context's, rewritten by the next call: the caller gets a copy
-    return buf[:n].copy().view(MOVE_DTYPE).reshape(n)
+        _grow(ctx, max(n, 2 * ctx.cap[0]))
+    # the buffer is the context's, rewritten by the next call: the caller gets a copy (of
+    # the bytes: numpy's copy of the structured view would leave the padding byte unwritten)
+    return ctx.out[0][:n].copy().view(MOVE_DTYPE).reshape(n)
 
 
 _NO_TOP_SC = np.zeros(1, np.int64)
@@ -1215,23 +1369,13 @@ def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
     """Every placement of rack ``r`` ((L+1,) int64, modified and restored) on a checked
     board with cross-checks ``cc`` (:func:`_cross_impl`), written into ``buf`` ((cap, _REC)
     uint8); returns the count, which may exceed ``cap`` (then call again with a bigger
-    buffer). The one call of the compiled walk for a full list: :func:`generate` and the
-    endgame solver's generator (:class:`heuri.endgame_kernels.FastGen`) use it."""
+    buffer). The endgame solver's generator (:class:`heuri.endgame_kernels.FastGen`, which
+    keeps its own cross-checks by board hash) uses it; :func:`generate` calls the fused
+    :func:`_gen_all`."""
     return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                    ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                    ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
                    0, False, np.uint64(0), _NO_SB, _NO_TOP_SC, _NO_TOP_KEY)
-
-
-def _cross_cached(ctx: _Ctx, letters, blanks):
-    """Cross-checks of the board (:func:`_cross_impl`), reused when the board is the one
-    of the previous call (an endgame search, a decision and its re-valuations ask for the
-    same board many times). The cached arrays are only read by the search."""
-    key = letters.tobytes() + blanks.tobytes()
-    if ctx.cross[0] != key:
-        ctx.cross[1] = _cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L)
-        ctx.cross[0] = key
-    return ctx.cross[1]
 
 
 def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
@@ -1380,26 +1524,21 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
         raise MoveGenError(f"generate_best: n must be at least 1, got {n}")
     n = int(n)
     letters, blanks = _board(ctx, letters, blanks)
-    r = _rack(ctx, rack)
+    r = _rack_in(ctx, rack)
     bingo = ctx.bingo if rules is None else int(rules.bingo_bonus)
-    err = _check(letters, blanks, r, ctx.L, ctx.rack_size)
-    if err:
-        _raise(err, ctx, letters, blanks, r)
-    if not r.any():
-        return np.zeros(0, MOVE_DTYPE)
-    cc = _cross_cached(ctx, letters, blanks)
+    # (sept, compl, SB) before the checks: _rack_info reads only the counts, whatever they are
     sept, compl, sb = _rack_info(pack, ctx, r)
     if ctx.cap[0] < n:
-        ctx.cap[0] = n
-        ctx.out[0] = np.empty((n, _REC), np.uint8)
-    buf = ctx.out[0]
+        _grow(ctx, n)
     if len(ctx.top[0]) < n:
         ctx.top[:] = [np.zeros(n, np.int64), np.zeros(n, np.int64)]
     top_sc, top_key = ctx.top  # only the first k entries are written and read
-    k = _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
-                ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
-                ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, ctx.cap[0], *ctx.scratch,
-                n, sept, compl, sb, top_sc, top_key)
+    cc = ctx.cross
+    k = _best_all(ctx.g, ctx.values, ctx.lmul, ctx.wmul, ctx.K, letters, blanks, r, cc[0], cc[1], cc[2], cc[3],
+                  ctx.out[0], *ctx.scratch, bingo, n, sept, compl, sb, top_sc, top_key)
+    if k < 0:
+        _raise(-k, ctx, letters, blanks, r)
+    buf = ctx.out[0]
     if k <= 1:
         return buf[:k].copy().view(MOVE_DTYPE).reshape(k)
     order = np.lexsort((top_key[:k], -top_sc[:k]))  # score down, then generation order
