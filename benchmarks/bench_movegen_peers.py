@@ -115,7 +115,7 @@ def main(argv=None) -> None:
 
     from heuri import load_pack, movegen
     from heuri.game import Position
-    from movegen_positions import cgp_line, cut_boards, with_blanks
+    from movegen_positions import cut_boards, lines_by_blanks
 
     con = Console(width=220)
     if a.digest:
@@ -138,15 +138,7 @@ def main(argv=None) -> None:
         if why:
             notes.append(f"{lang}: {why}")
         cuts = cut_boards(folder, pack.spec)
-        rng = np.random.default_rng(a.seed)
-        for nb in (0, 1, 2):
-            lines = []
-            for c in cuts:
-                rack = with_blanks(c, pack.spec, nb, rng)
-                if rack is not None:
-                    lines.append(cgp_line(c, rack))
-                if len(lines) == a.positions:
-                    break
+        for nb, lines in lines_by_blanks(cuts, pack.spec, a.positions, a.seed).items():
             if not lines:
                 continue
             path = os.path.join(tmp, f"{lang}-{nb}.cgp")

@@ -87,3 +87,21 @@ def with_blanks(cut: Cut, spec, n_blanks: int, rng) -> tuple | None:
     k = min(len(cut.rack), spec.rack_size) - n_blanks
     letters = sorted(int(t) for t in rng.choice(pool, size=k, replace=False)) if k > 0 else []
     return tuple(letters + [L] * n_blanks)
+
+
+def lines_by_blanks(cuts, spec, positions: int, seed: int) -> dict[int, list[str]]:
+    """CGP lines for 0, 1 and 2 blanks on the rack: for each class in that order, up to
+    ``positions`` cuts with a rack of :func:`with_blanks`, from one generator seeded ``seed``
+    (so every script that asks for the same cuts and seed times the same racks)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for nb in (0, 1, 2):
+        lines = []
+        for c in cuts:
+            rack = with_blanks(c, spec, nb, rng)
+            if rack is not None:
+                lines.append(cgp_line(c, rack))
+            if len(lines) == positions:
+                break
+        out[nb] = lines
+    return out

@@ -75,26 +75,16 @@ def main(argv=None) -> None:
 
     from heuri import load_pack
     from heuri.game import Position
-    from movegen_positions import cgp_line, cut_boards, with_blanks
+    from movegen_positions import cut_boards, lines_by_blanks
 
     mg = instrumented()
     for lang in a.langs:
         pack = load_pack(lang)
         cuts = cut_boards(Path(os.path.expanduser(a.matches.format(lang=lang))), pack.spec)
-        rng = np.random.default_rng(a.seed)
         calls = []
-        for nb in (0, 1, 2):  # the same draws as bench_movegen_peers.py
-            lines = []
-            for c in cuts:
-                rack = with_blanks(c, pack.spec, nb, rng)
-                if rack is not None:
-                    lines.append(cgp_line(c, rack))
-                if len(lines) == a.positions:
-                    break
-            if nb == a.blanks:
-                for line in lines:
-                    p = Position.from_cgp(line, pack.spec)
-                    calls.append((p.board.letters, p.board.blanks, p.rack))
+        for line in lines_by_blanks(cuts, pack.spec, a.positions, a.seed)[a.blanks]:  # bench_movegen_peers.py's racks
+            p = Position.from_cgp(line, pack.spec)
+            calls.append((p.board.letters, p.board.blanks, p.rack))
         R = {k: [] for k in ("full_steps", "best_steps", "full_anchors", "best_anchors", "ge", "ge_steps",
                              "ge_nobingo", "ge_nobingo_steps", "ge_exact", "ge_exact_steps")}
         tight, spans = [], Counter()

@@ -1055,6 +1055,17 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
 
 
 @njit(cache=True, nogil=True)
+def _rack_checked(letters, blanks, rack_in, rack, L, rs):
+    """Copy ``rack_in`` ((L+1,) int64, only read) into ``rack`` (the walk's copy) and check
+    the position (:func:`_check`): ``(tiles on the rack, error code, 0 when none)``."""
+    tot = 0
+    for t in range(L + 1):
+        rack[t] = rack_in[t]
+        tot += rack_in[t]
+    return tot, _check(letters, blanks, rack, L, rs)
+
+
+@njit(cache=True, nogil=True)
 def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
              I64, U64, B8, SK, SL, XB, bingo, max_exch, with_pass):
     """One call for :func:`generate`: the checks (:func:`_check`), the kept cross-checks
@@ -1071,11 +1082,7 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
     L = K[4]
     rs = K[5]
     rack = I64[25, :L + 1]
-    tot = 0
-    for t in range(L + 1):
-        rack[t] = rack_in[t]
-        tot += rack_in[t]
-    err = _check(letters, blanks, rack, L, rs)
+    tot, err = _rack_checked(letters, blanks, rack_in, rack, L, rs)
     if err != 0:
         return -err
     cap = buf.shape[0]
@@ -1121,11 +1128,7 @@ def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, ha
     L = K[4]
     rs = K[5]
     rack = I64[25, :L + 1]
-    tot = 0
-    for t in range(L + 1):
-        rack[t] = rack_in[t]
-        tot += rack_in[t]
-    err = _check(letters, blanks, rack, L, rs)
+    tot, err = _rack_checked(letters, blanks, rack_in, rack, L, rs)
     if err != 0:
         return -err
     if tot == 0:
