@@ -21,9 +21,7 @@ with; :meth:`EndgameSearch.analyse` and width-limited searches use it). Both:
 - iterative deepening on the number of *placements* (passes do not count: a run of passes
   is bounded by the scoreless-turn limit, so every line ends), the best move of the previous
   iteration (stored in the table) tried first, then the top-scoring move that goes out (the
-  only way out worth trying), then the ply's two killers (the last placements that cut a
-  node at the same ply, when the list holds them: Akl & Newborn, "The principal
-  continuation and the killer heuristic", ACM 1977), then by score;
+  only way out worth trying), then by score;
 - the move list of a (board, rack) is generated once (the move generator's compiled walk,
   with the board's cross-checks kept by board hash: :class:`heuri.endgame_kernels.FastGen`)
   and kept with everything the search needs per move (score, leave, hash change), so deeper
@@ -372,7 +370,6 @@ class EndgameSearch:
         self._nodes = 0
         self._gens = 0
         self._stale_cuts = 0
-        self._kill: dict = {}  # ply -> [killer, second killer]: board-hash changes (_killer_order)
 
     def _rack_hash(self, rack: np.ndarray) -> int:
         return int(np.bitwise_xor.reduce(self.zrack[np.arange(self.L + 1), rack]))
@@ -515,7 +512,7 @@ class EndgameSearch:
         ends = sl1 >= self.max_scoreless
         # a placement that goes out ends the game: the top-scoring one is the only one worth
         # trying (every other way out scores less and also ends the game)
-        order = self._killer_order(ml, tt_move, ply)
+        order = self._order(ml, tt_move)
         letters = self._letters.ravel()
         blanks = self._blanks.ravel()
         stamp = self._stamp
@@ -563,10 +560,6 @@ class EndgameSearch:
                     alpha = val
                 if alpha >= beta:
                     proven = pr
-                    if i >= ml.n_lead:  # a placement that does not go out: this ply's killer
-                        kp = self._kill.setdefault(ply, [0, 0])
-                        if kp[0] != ml.dhash[i]:
-                            kp[1], kp[0] = kp[0], ml.dhash[i]
                     break
             proven = proven and pr
         if best >= beta:
@@ -688,32 +681,6 @@ class EndgameSearch:
         if proven:
             self._prove(key, best, flag)
         return best, proven
-
-    def _killer_order(self, ml: _MoveList, tt_move: int, ply: int) -> list:
-        """:meth:`_order` with this ply's killers (the last two placements, not going out, that
-        cut a node at this ply: Akl & Newborn's killer heuristic, 1977; identified by their
-        board-hash change) moved up behind the top way out and the table's move, when the
-        list holds them. The order of :func:`heuri.endgame_core.negamax`."""
-        order = self._order(ml, tt_move)
-        kp = self._kill.get(ply)
-        if kp is None:
-            return order
-        f0 = f1 = -3
-        for k in range(ml.n_lead, ml.n):
-            d = ml.dhash[k]
-            if d == kp[0]:
-                f0 = k
-                if f1 >= 0 or kp[1] == 0:
-                    break
-            elif d == kp[1]:
-                f1 = k
-                if f0 >= 0:
-                    break
-        ks = [f for f in (f0, f1) if f >= 0 and f != tt_move]
-        if not ks:
-            return order
-        nh = (1 if ml.best_out is not None else 0) + (1 if tt_move != -2 and tt_move != 0 else 0)
-        return order[:nh] + ks + [k for k in order[nh:] if k not in ks]
 
     @staticmethod
     def _order(ml: _MoveList, tt_move: int) -> list:
@@ -1009,7 +976,6 @@ class EndgameSearch:
         RK, C, flag = W[0], W[3], W[4]
         core.reset_tables(LT, T, X)
         C[:] = 0
-        W[6][:] = 0  # the killers
         C[core.C_N], C[core.C_L], C[core.C_CAP] = self.N, self.L, A[0].shape[0]
         C[core.C_MAXN], C[core.C_MAXG], C[core.C_MAXSL] = self.max_nodes, self.max_generations, self.max_scoreless
         B[0][:] = self._letters

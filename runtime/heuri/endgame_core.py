@@ -32,7 +32,7 @@ Array layout (all built by :class:`heuri.endgame.EndgameSearch`): ``G`` the move
 context, ``A`` the arena, ``LT`` the list table, ``T`` the transposition table, ``X`` the
 cross-check cache, ``B`` the board (2-D letters / blanks, their flat views, the ply stamp of
 each square), ``Z`` the Zobrist words, ``W`` (racks, generator buffer, tile values, counters,
-stop flag, scratch, the killers: two board-hash changes a ply). See :func:`make_state`.
+stop flag, scratch). See :func:`make_state`.
 """
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def make_state(ctx, N, L, R, max_ply, arena_cap, tt_bits, list_bits, cross_bits,
     C = np.zeros(N_COUNTERS, np.int64)
     C[C_N], C[C_L], C[C_CAP] = N, L, arena_cap
     W = (np.zeros((max_ply + 3, L + 1), np.int64), np.zeros((buf_cap, 56), np.uint8), values, C,
-         np.zeros(1, np.int64), np.zeros(L + 1, np.int64), np.zeros((max_ply + 3, 2), np.uint64))
+         np.zeros(1, np.int64), np.zeros(L + 1, np.int64))
     return G, A, LT, T, X, B, Z, W
 
 
@@ -559,61 +559,29 @@ def negamax(G, A, LT, T, X, B, Z, W, bh, me, rme, vme, opp, ropp, vopp, sl, dept
     # the order of :meth:`heuri.endgame.EndgameSearch._order`
     if tt_move >= n:
         tt_move = -2
-    # heads: the top way out, the table's move, then this ply's killers (placements that
-    # cut a sibling node: W[6][ply], by board-hash change) found in the list
     h0 = np.int64(-3)
     h1 = np.int64(-3)
-    h2 = np.int64(-3)
-    h3 = np.int64(-3)
     hcount = 0
-    if lead > 0:
-        h0, hcount = 0, 1
-    if tt_move != -2 and tt_move != 0:
-        if hcount == 0:
-            h0 = tt_move
+    if tt_move == -2 or tt_move == 0:
+        pass_last = True
+    else:
+        if lead > 0:
+            h0, h1, hcount = 0, tt_move, 2
         else:
-            h1 = tt_move
-        hcount += 1
-    pass_last = tt_move != -1
-    KL = W[6]
-    q0 = KL[ply, 0]
-    q1 = KL[ply, 1]
-    if q0 != 0:
-        f0 = np.int64(-3)
-        f1 = np.int64(-3)
-        for k in range(lead, n):
-            d = A[3][start + k]
-            if d == q0:
-                f0 = k
-                if f1 >= 0 or q1 == 0:
-                    break
-            elif d == q1:
-                f1 = k
-                if f0 >= 0:
-                    break
-        for f in (f0, f1):
-            if f >= 0 and f != tt_move:
-                if hcount == 0:
-                    h0 = f
-                elif hcount == 1:
-                    h1 = f
-                elif hcount == 2:
-                    h2 = f
-                else:
-                    h3 = f
-                hcount += 1
+            h0, hcount = tt_move, 1
+        pass_last = tt_move != -1
     nbase = (1 + n - lead) if lead > 0 else n
     ply1 = ply + 1
     leave_row = 2 + ply
     step = 0
     while True:
         if step < hcount:
-            i = h0 if step == 0 else (h1 if step == 1 else (h2 if step == 2 else h3))
+            i = h0 if step == 0 else h1
         else:
             j = step - hcount
             if j < nbase:
                 i = (0 if j == 0 else lead + j - 1) if lead > 0 else j
-                if hcount > 0 and (i == h0 or i == h1 or i == h2 or i == h3):
+                if hcount > 0 and (i == h0 or i == h1):
                     step += 1
                     continue
             elif j == nbase and pass_last:
@@ -676,11 +644,6 @@ def negamax(G, A, LT, T, X, B, Z, W, bh, me, rme, vme, opp, ropp, vopp, sl, dept
                 alpha = val
             if alpha >= beta:
                 proven = pr
-                if i >= lead:
-                    mv = A[3][start + i]
-                    if KL[ply, 0] != mv:
-                        KL[ply, 1] = KL[ply, 0]
-                        KL[ply, 0] = mv
                 break
         proven = proven and pr
     if best >= beta:
