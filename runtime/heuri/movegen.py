@@ -1055,14 +1055,18 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
 
 
 @njit(cache=True, nogil=True)
-def _rack_checked(letters, blanks, rack_in, rack, L, rs):
-    """Copy ``rack_in`` ((L+1,) int64, only read) into ``rack`` (the walk's copy) and check
-    the position (:func:`_check`): ``(tiles on the rack, error code, 0 when none)``."""
+def _rack_checked(K, I64, letters, blanks, rack_in):
+    """Copy ``rack_in`` ((L+1,) int64, only read) into the walk's copy, I64 row 25, and
+    check the position (:func:`_check`): ``(L, rack size, the copy, tiles on the rack,
+    error code or 0)``, L and the rack size from ``K`` (see :func:`_gen_all`)."""
+    L = K[4]
+    rs = K[5]
+    rack = I64[25, :L + 1]
     tot = 0
     for t in range(L + 1):
         rack[t] = rack_in[t]
         tot += rack_in[t]
-    return tot, _check(letters, blanks, rack, L, rs)
+    return L, rs, rack, tot, _check(letters, blanks, rack, L, rs)
 
 
 @njit(cache=True, nogil=True)
@@ -1079,10 +1083,7 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
     and its re-valuations ask for the same rack). Returns the number of moves (may exceed
     cap: call again with a bigger buffer), or minus the error code of :func:`_check`. One
     dispatch instead of four, and arrays the context keeps instead of fresh ones."""
-    L = K[4]
-    rs = K[5]
-    rack = I64[25, :L + 1]
-    tot, err = _rack_checked(letters, blanks, rack_in, rack, L, rs)
+    L, rs, rack, tot, err = _rack_checked(K, I64, letters, blanks, rack_in)
     if err != 0:
         return -err
     cap = buf.shape[0]
@@ -1125,10 +1126,7 @@ def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, ha
     search (:func:`_search` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`).
     Arguments as :func:`_gen_all`. Returns how many placements were written (0 for an empty
     rack), or minus the error code of :func:`_check`."""
-    L = K[4]
-    rs = K[5]
-    rack = I64[25, :L + 1]
-    tot, err = _rack_checked(letters, blanks, rack_in, rack, L, rs)
+    L, rs, rack, tot, err = _rack_checked(K, I64, letters, blanks, rack_in)
     if err != 0:
         return -err
     if tot == 0:
