@@ -95,6 +95,9 @@ def test_endgame_options_in_the_name(pack_en):
     pl = make_player("heuri4@exact_nodes=5000,wide=0,offset=35", pack_en)
     assert isinstance(pl.search, EndgameSearch) and pl.search.max_nodes == 5000
     assert pl._choose.__self__.bingo_offset == 35.0
+    # a budget in the name and the match's --endgame-* budget: an error, not one of them dropped
+    with pytest.raises(EngineError, match="sets its endgame search in its name"):
+        make_player("heuri4@exact_nodes=5000", pack_en, {"max_generations": 100, "max_nodes": 2000})
     for bad, msg in [("heuri4-noend@exact_nodes=1000", "unknown option 'exact_nodes'"),
                      ("heuri4@exact_nodes=0", "exact_nodes must be at least 1"),
                      ("heuri4@wide=2", "wide 0 or 1")]:

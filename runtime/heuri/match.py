@@ -518,7 +518,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
     EngineError (unknown engine), PackError (no built pack for ``lang``).
     """
     from .pack import load_pack
-    from .players import check_engine
+    from .players import check_endgame_budget, check_engine
 
     if games < 1:
         raise MatchError(f"--games {games}: a match needs at least 1 game (2 make a pair with the seats swapped)")
@@ -526,8 +526,9 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
         raise MatchError(f"--jobs {jobs}: use at least 1 worker process")
     if first_game < 0 or first_game % 2:
         raise MatchError(f"--first-game {first_game}: must be an even number >= 0 (games come in pairs)")
-    check_engine(p1)
-    check_engine(p2)
+    for p in (p1, p2):
+        check_engine(p)
+        check_endgame_budget(p, endgame_options)
     engines = {k: dict(v) for k, v in (engines or {}).items() if v}
     ident = {}
     for k, n in (("p1", p1), ("p2", p2)):

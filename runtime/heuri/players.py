@@ -167,6 +167,17 @@ def match_endgame_limits(options: dict) -> tuple[dict, dict | None]:
     return exact, wide
 
 
+def check_endgame_budget(name: str, endgame_options: dict | None) -> None:
+    """Raise EngineError when engine ``name`` sets its endgame search in its name
+    (:data:`ENDGAME_OPTIONS`) and ``endgame_options`` (a match's ``--endgame-*``) would
+    override it: two budgets asked, and neither may be dropped silently."""
+    if not endgame_options or name.startswith("siu:"):
+        return
+    if set(parse_engine(name)[1]) & set(ENDGAME_OPTIONS):
+        raise EngineError(f"engine {name!r} sets its endgame search in its name; the match's "
+                          f"--endgame-generations / --endgame-width would override it: give one or the other")
+
+
 def check_engine(name: str) -> str:
     """Return ``name`` if it is a known engine (with valid options, see
     :func:`parse_engine`), else raise EngineError naming the known ones."""
@@ -223,6 +234,7 @@ class EvaluatorPlayer:
         self.evaluator = evaluator
         options = dict(options or {})
         search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
+        check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
         self._greedy = GreedyPlayer(pack)
         self.search = None
