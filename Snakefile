@@ -17,7 +17,7 @@ for _d in sorted(Path("lexicons").iterdir()):
 # Every artifact of a pack; the manifest depends on all of them.
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
         "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "graph/meta.json",
-        "bingo/meta.json", "manifest.json"]
+        "bingo/meta.json", "long_alphagrams/meta.json", "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
 COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
@@ -105,6 +105,14 @@ rule bingo_index:
            code=code("bingo_index")
     output: "build/{lang}/bingo/meta.json"
     shell: "{PY} -m pipeline.bingo_index {input.spec} build/{wildcards.lang}"
+
+# The hashes of the alphagrams of the words longer than a rack plus one tile
+# (heuri.movegen's best-N bounds: a whole-rack span through two or more board tiles).
+rule long_alphagrams:
+    input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", code=code("long_alphagrams", "keys")
+    output: "build/{lang}/long_alphagrams/zobrist.npy", "build/{lang}/long_alphagrams/hashes.npy",
+            "build/{lang}/long_alphagrams/meta.json"
+    shell: "{PY} -m pipeline.long_alphagrams {input.spec} {input.words} build/{wildcards.lang}/long_alphagrams"
 
 rule manifest:
     input:

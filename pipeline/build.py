@@ -26,6 +26,10 @@ from .bingo_index import build_step as _bingo_step  # noqa: E402  (heuri.bingo's
 
 EXTRA_STEPS.append(_bingo_step)
 
+from .long_alphagrams import build_step as _long_step  # noqa: E402  (heuri.movegen's best-N bounds)
+
+EXTRA_STEPS.append(_long_step)
+
 
 def build_pack(spec_file: Path, outdir: Path) -> dict:
     """Run every pipeline step for one language into ``outdir``; returns the manifest.

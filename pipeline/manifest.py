@@ -28,6 +28,15 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
+def _long_counts(builddir: Path) -> dict:
+    """``long_alphagrams`` (distinct alphagrams of the words of rack_size + 2 tiles or more,
+    pipeline/long_alphagrams.py) when that artifact is there."""
+    meta = builddir / "long_alphagrams" / "meta.json"
+    if not meta.is_file():
+        return {}
+    return {"long_alphagrams": json.loads(meta.read_text(encoding="utf-8"))["alphagrams"]}
+
+
 def build_manifest(spec_file: Path, builddir: Path, out: Path, wordlist: Path | None = None) -> dict:
     """Pipeline step: counts and checksums → manifest.json; a copy of the spec goes beside
     it (``spec.toml``) so that a pack folder is self-contained.
@@ -62,6 +71,7 @@ def build_manifest(spec_file: Path, builddir: Path, out: Path, wordlist: Path | 
             "words_by_length": by_len,
             "anagram_buckets": pq.read_metadata(builddir / "anagrams.parquet").num_rows,
             **keys,
+            **_long_counts(builddir),
         },
         "rejected": {k: v for k, v in rejects.items() if k not in ("kept", "input")},
         "wordlist_entries": rejects["input"],

@@ -160,3 +160,47 @@ def test_rack_words_equal_a_scan_of_the_word_list(lang, request):
     rack[L] = 1
     mg._rack_words(ctx.g, ctx.hw, ctx.root, rack, L, ctx.values, got)
     assert (got[2:] >= 1 << 30).all()
+
+
+def test_bingo_through_two_board_tiles(pack_en):
+    """The long alphagrams (pipeline/long_alphagrams.py) cut the bound of whole-rack spans
+    through two or more board tiles whose multiset spells no word, and keep the real ones:
+    on self-play positions the bounds with them are at most those without (lower on some
+    anchors) and best-N is the sorted full list either way; on a board with C and R apart on
+    row 8, the rack AHIOTED plays CHARIOTED through both as the top move."""
+    from heuri import movegen as mg
+
+    spec = pack_en.spec
+    ctx = mg._context(pack_en)
+    ph = mg._long_hashes(pack_en, ctx)
+    assert len(ph) > 64  # the pack has the artifact
+    lower = 0
+    I64 = ctx.scratch[0]
+    for letters, blanks, rack, unseen, bag in self_play(pack_en, 30, seed=5):
+        if rack.sum() < spec.rack_size or rack[spec.n_letters] > 0:
+            continue
+        check(pack_en, letters, blanks, rack, ns=(1, 3))
+        le, _ = mg._board(ctx, letters, blanks)
+        na = mg._anchors(le, not (le >= 0).any(), ctx.centre[0], ctx.centre[1], I64[17], I64[18], I64[19])
+        with_ph = I64[21][:na].copy()
+        ctx.longw[0] = np.zeros(64, np.uint64)
+        try:
+            got = generate_best(pack_en, letters, blanks, rack, n=3)
+            without = I64[21][:na].copy()
+        finally:
+            ctx.longw[0] = ph
+        assert same(got, sorted_full(pack_en, letters, blanks, rack)[:3])
+        assert (with_ph <= without).all()
+        lower += int((with_ph < without).any())
+    assert lower > 0
+    letters = np.full((15, 15), -1, np.int8)
+    blanks = np.zeros((15, 15), bool)
+    letters[7, 3] = spec.parse_tiles("C")[0]
+    letters[7, 6] = spec.parse_tiles("R")[0]
+    r = rack_vector(spec, "AHIOTED")
+    want = sorted_full(pack_en, letters, blanks, r)
+    got = generate_best(pack_en, letters, blanks, r, n=2)
+    assert same(got, want[:2])
+    top = got[0]
+    assert spec.format_tiles(top["tiles"][:top["length"]].tolist()) == "CHARIOTED"
+    assert int(top["n_tiles"]) == 7 and int(top["score"]) == int(want["score"].max())

@@ -380,9 +380,22 @@ def _insert_desc(E, P_ec, n, v, cap):
     P_ec[q + 1] = cap
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _in_sorted(H, lo, x):
+    """True when ``x`` is in ``H[lo:]`` (sorted uint64): a binary search."""
+    hi = H.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if H[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < H.shape[0] and H[lo] == x
+
+
 @njit(cache=True, nogil=True)
 def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-            blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+            blank_ok, sept, compl, SB, PH, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
             LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E, P_ec):
     """An upper bound on the score of every placement the walk from each anchor can find,
     written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges:
@@ -404,7 +417,10 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
     that places the whole rack earns the bingo bonus, and is possible at all only when the
     rack is a septet (no board tile in the span) or a reduced octet completed by the span's
     one board tile (``sept``, ``compl``: from the pack's key set); with two or more board
-    tiles it is assumed possible.
+    tiles, when some word's alphagram is the rack plus those tiles: ``PH`` (uint64) holds
+    the tiles' hash numbers in ``PH[:64]`` and the sorted hashes of the alphagrams of the
+    words of ``rack_size + 2`` tiles or more in ``PH[64:]`` (pipeline/long_alphagrams.py;
+    no hashes, or a blank on the rack: assumed possible; a collision only keeps a span).
 
     Per span too, for the walk to prune inside an anchor: ``SK[k, kl, kr]`` is the highest
     bound of the spans of anchor k with ``kl`` tiles left of the anchor and at least ``kr``
@@ -428,6 +444,13 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
         if rack[t] > 0:
             rmask |= _ONE << np.uint64(t)
     avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
+    # a whole-rack span through two or more board tiles: the hash of the rack's tiles, to
+    # which the span's board tiles are added (hx: the check applies)
+    hx = PH.shape[0] > 64 and rack[L] == 0 and T == rack_size
+    hr = np.uint64(0)
+    if hx:
+        for t in range(L):
+            hr += np.uint64(rack[t]) * PH[t]
     # the rack's distinct letters, highest value first, in RV[32:] (the values use RV[:T])
     nd = 0
     for t in range(L):
@@ -507,6 +530,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
         B0 = 0
         nb0 = 0
         x0 = -1
+        h0 = hr
         if a > 0 and LT[a - 1] >= 0:
             maxleft = 0
             q = a - 1
@@ -514,6 +538,8 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                 B0 += BV[q]
                 nb0 += 1
                 x0 = LT[q]
+                if hx:
+                    h0 += PH[LT[q]]
                 q -= 1
         else:
             maxleft = min(a - ll - 1, T - 1)
@@ -535,6 +561,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
             B = B0
             nb = nb0
             xb = x0
+            hb = h0
             j = a + 1
             Ws = -1  # the word multiplier E (sorted) was made for: -1 none
             while True:
@@ -542,6 +569,8 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                     B += BV[j]
                     nb += 1
                     xb = LT[j]
+                    if hx:
+                        hb += PH[LT[j]]
                     j += 1
                 ok = True
                 bonus = 0
@@ -551,6 +580,8 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                         ok = sept
                     elif nb == 1:
                         ok = ((compl >> np.uint64(xb)) & _ONE) != 0
+                    elif hx:
+                        ok = _in_sorted(PH, 64, hb)
                 budget = -1  # a word of rack tiles only: the most face value such a word holds
                 if nb == 0 and kk >= 2:
                     budget = SB[kk]
@@ -617,7 +648,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
 @njit(cache=True, nogil=True)
 def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL,
-            best_n, sept, compl, SB, top_sc, top_key):
+            best_n, sept, compl, SB, PH, top_sc, top_key):
     """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
 
     - ``best_n == 0``: every placement, in generation order; returns their number (only
@@ -629,7 +660,8 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
       index << 32 | rank of the move in that anchor's walk) in ``top_key``. Anchors are
       walked by decreasing upper bound (:func:`_bounds`; ``sept``: the rack is a septet,
       ``compl``: the board letters that complete it to an 8-tile word) and the walk stops
-      at the first anchor whose bound is below the ``best_n``-th score found.
+      at the first anchor whose bound is below the ``best_n``-th score found (``PH``: the
+      long words' alphagram hashes of :func:`_bounds`).
 
     The anchors (empty squares next to a tile, or the centre on the empty board) are listed
     first, in generation order (across lines, then down lines, left to right), in
@@ -692,7 +724,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     n_anch = _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll)
     if best_n > 0:
         _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
-                blank_ok, sept, compl, SB, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
+                blank_ok, sept, compl, SB, PH, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
                 LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo, f_wm)
         A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
     n_top = 0
@@ -1092,7 +1124,8 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
         _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
         none = I64[26, :1]
         n = _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
-                    bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL, 0, False, np.uint64(0), none, none, none)
+                    bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL, 0, False, np.uint64(0), none,
+                    U64[1, :1], none, none)
     kb = 8
     wp = 1 if with_pass else 0
     same = I64[26, kb + L + 1] == max_exch and I64[26, kb + L + 2] == wp
@@ -1121,9 +1154,10 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
 
 @njit(cache=True, nogil=True)
 def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
-              I64, U64, B8, SK, SL, bingo, best_n, sept, compl, SB, top_sc, top_key):
+              I64, U64, B8, SK, SL, bingo, best_n, sept, compl, SB, PH, top_sc, top_key):
     """One call for :func:`generate_best`: the checks, the kept cross-checks and the best-N
-    search (:func:`_search` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`).
+    search (:func:`_search` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`;
+    ``PH``: :func:`_long_hashes`).
     Arguments as :func:`_gen_all`. Returns how many placements were written (0 for an empty
     rack), or minus the error code of :func:`_check`."""
     L, rs, rack, tot, err = _rack_checked(K, I64, letters, blanks, rack_in)
@@ -1134,7 +1168,7 @@ def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, ha
     _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
     return _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
                    bingo, mask, csum, has, buf, buf.shape[0], I64, U64, B8, SK, SL, best_n, sept, compl, SB,
-                   top_sc, top_key)
+                   PH, top_sc, top_key)
 
 
 @njit(cache=True, nogil=True)
@@ -1188,6 +1222,7 @@ class _Ctx(NamedTuple):
     top: list  # [scores, keys] of generate_best's top moves (int64), grown as n needs
     K: np.ndarray  # int64: hw, root, centre row and column, L, rack size, blank_ok (_gen_all)
     xb: np.ndarray  # the exchanges and pass of the last rack, (2 ** rack size + 1, 56) uint8 (_gen_all)
+    longw: list  # [PH of _long_hashes], loaded once
 
 
 class _ThreadContexts(threading.local):
@@ -1245,7 +1280,7 @@ def _context(pack) -> _Ctx:
                    spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [buf],
                    cross, [], min(spec.blank_count, spec.rack_size),
                    [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)], K,
-                   np.zeros((2 ** min(spec.rack_size, 12) + 1, _REC), np.uint8))
+                   np.zeros((2 ** min(spec.rack_size, 12) + 1, _REC), np.uint8), [])
         _CTX[pack] = ctx
     return ctx
 
@@ -1364,6 +1399,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
 _NO_TOP_SC = np.zeros(1, np.int64)
 _NO_SB = np.zeros(1, np.int64)
 _NO_TOP_KEY = np.zeros(1, np.int64)
+_NO_PH = np.zeros(1, np.uint64)
 
 
 def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
@@ -1376,7 +1412,7 @@ def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
     return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                    ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                    ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
-                   0, False, np.uint64(0), _NO_SB, _NO_TOP_SC, _NO_TOP_KEY)
+                   0, False, np.uint64(0), _NO_SB, _NO_PH, _NO_TOP_SC, _NO_TOP_KEY)
 
 
 def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
@@ -1473,6 +1509,22 @@ def _rack_words(g, hw, root, rack, L, values, SB):
                 sp += 1
 
 
+def _long_hashes(pack, ctx: _Ctx) -> np.ndarray:
+    """``PH`` of :func:`_bounds`, (64 + n,) uint64: the tiles' hash numbers, then the sorted
+    hashes of the long words' alphagrams (the pack's ``long_alphagrams/``); just the 64
+    numbers (no check) for a pack built without that artifact. Loaded once per context."""
+    if not ctx.longw:
+        d = pack.root / "long_alphagrams"
+        try:
+            z = np.load(d / "zobrist.npy")
+            h = np.load(d / "hashes.npy")
+            ph = np.concatenate([z[:64].astype(np.uint64), h.astype(np.uint64)])
+        except (AttributeError, FileNotFoundError, OSError):
+            ph = np.zeros(64, np.uint64)
+        ctx.longw.append(ph)
+    return ctx.longw[0]
+
+
 def _rack_info(pack, ctx: _Ctx, r: np.ndarray) -> tuple:
     """(sept, compl, SB) of rack ``r`` for :func:`_bounds`: :func:`_bingo_keys` and
     :func:`_rack_words`, kept for the last rack (a decision, a re-valuation, the benchmark's
@@ -1529,6 +1581,7 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
     bingo = ctx.bingo if rules is None else int(rules.bingo_bonus)
     # (sept, compl, SB) before the checks: _rack_info reads only the counts, whatever they are
     sept, compl, sb = _rack_info(pack, ctx, r)
+    ph = ctx.longw[0] if ctx.longw else _long_hashes(pack, ctx)
     if ctx.cap[0] < n:
         _grow(ctx, n)
     if len(ctx.top[0]) < n:
@@ -1536,7 +1589,7 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
     top_sc, top_key = ctx.top  # only the first k entries are written and read
     cc = ctx.cross
     k = _best_all(ctx.g, ctx.values, ctx.lmul, ctx.wmul, ctx.K, letters, blanks, r, cc[0], cc[1], cc[2], cc[3],
-                  ctx.out[0], *ctx.scratch, bingo, n, sept, compl, sb, top_sc, top_key)
+                  ctx.out[0], *ctx.scratch, bingo, n, sept, compl, sb, ph, top_sc, top_key)
     if k < 0:
         _raise(-k, ctx, letters, blanks, r)
     buf = ctx.out[0]
