@@ -106,8 +106,8 @@ rule bingo_index:
     output: "build/{lang}/bingo/meta.json"
     shell: "{PY} -m pipeline.bingo_index {input.spec} build/{wildcards.lang}"
 
-# The hashes of the alphagrams of the words longer than a rack plus one tile
-# (heuri.movegen's best-N bounds: a whole-rack span through two or more board tiles).
+# The hashes of the alphagrams of the words of rack size - 1 tiles or more (heuri.movegen's
+# best-N bounds: spans of all, or all but one or two, of the rack's tiles through board tiles).
 rule long_alphagrams:
     input: spec="lexicons/{lang}/spec.toml", words="build/{lang}/words.parquet", code=code("long_alphagrams", "keys")
     output: "build/{lang}/long_alphagrams/zobrist.npy", "build/{lang}/long_alphagrams/hashes.npy",

@@ -117,10 +117,14 @@ def main(argv=None) -> None:
             r = mg._rack_in(ctx, rack)
             sept, compl, sb = mg._rack_info(pack, ctx, r)
             cc = ctx.cross
+            ph = mg._long_hashes(pack, ctx)
             mg._bounds(ctx.g, ctx.hw, ctx.root, le, bl, ctx.values, ctx.lmul, ctx.wmul, cc[0], cc[1], cc[2],
-                       r.copy(), ctx.L, ctx.rack_size, 0, ctx.blank_ok, sept, compl, sb, mg._long_hashes(pack, ctx), I64[17], I64[18], I64[19],
-                       na, I64[21], SK, SL, I64[0, :N], I64[1, :N], U64[0, :N], I64[2, :N], B8[0, :N],
-                       I64[3, :N], I64[4, :N], I64[22, :N], I64[23, :64], I64[6], I64[7], I64[15], I64[16], I64[13])
+                       r.copy(), ctx.L, ctx.rack_size, 0, ctx.blank_ok, sept, compl, sb, ph, I64[17], I64[18],
+                       I64[19], na, I64[21], SK, SL, I64[0, :N], I64[1, :N], U64[0, :N], I64[2, :N], B8[0, :N],
+                       I64[3, :N], I64[4, :N], I64[22, :N], I64[23, :64], I64[6], I64[7], I64[15], I64[16], I64[13],
+                       U64[2:])
+            for k in range(na):  # every anchor's look-ups done (the walk does them for the anchors it reaches)
+                I64[21][k] = mg._verified_bound(SK, U64[2:], ph, r, ctx.L, ctx.rack_size, k)
             nobingo = np.maximum(I64[21][:na], fbest[:na])  # an anchor holding a bingo keeps its real best
             fs, fb = fsteps[:na], fbest[:na]
             R["full_steps"].append(fs.sum())

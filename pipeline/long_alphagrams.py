@@ -1,9 +1,10 @@
 """Alphagram hashes of the long words → ``long_alphagrams/`` (for heuri.movegen's best-N bounds).
 
-A placement of the whole rack through ``k`` >= 2 board tiles makes a main word of
-``rack_size + k`` tiles whose multiset is the rack plus those board tiles. The move
-generator's upper bound (``heuri.movegen._bounds``) can rule such a span out when no word
-has that multiset: it looks the multiset's hash up in this sorted set.
+A placement of all ``rack_size`` tiles of a rack, or all but one or two, through ``k`` >= 1
+board tiles makes a main word of at least ``rack_size - 1`` tiles whose multiset is (the
+rack, or the rack less one or two tiles) plus those board tiles. The move generator's upper bound
+(``heuri.movegen._bounds``) can rule such a span out when no word has that multiset: it
+looks the multiset's hash up in this sorted set.
 
 The hash of a multiset of tiles is the sum, modulo 2**64, of one random 64-bit number per
 tile (``zobrist[t]`` for each copy of tile ``t``): additive, so the generator adds the board
@@ -15,7 +16,7 @@ Files:
 - ``zobrist.npy``: (64,) uint64, the number of each tile id (entries past L are unused),
   from splitmix64 with a fixed seed (the same every build);
 - ``hashes.npy``: (n,) uint64, sorted and distinct: the hashes of the alphagrams of every
-  word of at least ``rack_size + 2`` tiles;
+  word of at least ``rack_size - 1`` tiles;
 - ``meta.json``: ``alphagrams`` (distinct alphagrams of those words), ``hashes`` (distinct
   hashes: equal unless two collide), ``min_tiles`` and the alphagrams by tile count.
 """
@@ -58,7 +59,7 @@ def tile_hashes(z: np.ndarray, tiles_flat: np.ndarray, offsets: np.ndarray) -> n
 def build_long_alphagrams(spec_file: Path, words_file: Path, outdir: Path) -> dict:
     """Pipeline step; returns the meta dict (also written to ``outdir/meta.json``)."""
     spec = load_spec(spec_file)
-    min_tiles = spec.rack_size + 2
+    min_tiles = spec.rack_size - 1
     t = pq.read_table(words_file, columns=["tiles", "length"])
     length = t.column("length").to_numpy()
     sel = np.flatnonzero(length >= min_tiles)

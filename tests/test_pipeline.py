@@ -261,27 +261,27 @@ def test_missing_spec(tmp_path):
 # -- the long words' alphagram hashes (pipeline/long_alphagrams.py) -------------------------
 
 def test_long_alphagrams_real(real_pack):
-    """Pinned counts of the distinct alphagrams of 9+ tiles (equal to the anagram buckets of
-    9+ tiles for en), sorted distinct hashes, every long word's tiles in the set (200 sampled)
-    and multisets that spell no word not in it."""
+    """Pinned counts of the distinct alphagrams of 6+ tiles (rack size - 1; equal to the
+    anagram buckets of 6+ tiles for en), sorted distinct hashes, every long word's tiles in
+    the set (200 sampled) and a multiset that spells no word not in it."""
     from pipeline.long_alphagrams import tile_hashes
 
     d = real_pack.root / "long_alphagrams"
     meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
-    want = {"en": 147_003, "fr": 199_818, "es": 367_558}[real_pack.code]
+    want = {"en": 224_951, "fr": 256_641, "es": 466_807}[real_pack.code]
     assert meta["alphagrams"] == want == real_pack.manifest["counts"]["long_alphagrams"]
-    assert meta["min_tiles"] == real_pack.spec.rack_size + 2
+    assert meta["min_tiles"] == real_pack.spec.rack_size - 1
     h = np.load(d / "hashes.npy")
     z = np.load(d / "zobrist.npy")
     assert h.dtype == np.uint64 and len(h) == meta["hashes"] == want  # no collision in these lists
     assert (np.diff(h) > 0).all()
     if real_pack.code == "en":
         an = pq.read_table(real_pack.root / "anagrams.parquet", columns=["length"]).column("length").to_numpy()
-        assert int((an >= 9).sum()) == want
+        assert int((an >= 6).sum()) == want
     words = pq.read_table(real_pack.root / "words.parquet", columns=["tiles", "length"])
     length = words.column("length").to_numpy()
     rng = np.random.default_rng(17)
-    idx = rng.choice(np.flatnonzero(length >= 9), 200, replace=False)
+    idx = rng.choice(np.flatnonzero(length >= 6), 200, replace=False)
     tiles = words.column("tiles").take(idx).combine_chunks()
     got = tile_hashes(z, tiles.values.to_numpy(), tiles.offsets.to_numpy())
     assert np.isin(got, h).all()
@@ -293,8 +293,18 @@ def test_long_alphagrams_real(real_pack):
 
 
 def test_long_alphagrams_tiny(tiny_pack):
-    """The tiny lexicon (racks of 3) has no word of 5 tiles or more: an empty set."""
+    """The tiny lexicon (racks of 3, so words of 2+ tiles): the alphagrams AT BE ABT AET EET
+    ABET, BEAT's tiles in the set, TTT's not."""
+    from pipeline.long_alphagrams import tile_hashes
+
     d = tiny_pack.root / "long_alphagrams"
-    assert json.loads((d / "meta.json").read_text(encoding="utf-8"))["alphagrams"] == 0
-    assert len(np.load(d / "hashes.npy")) == 0
-    assert tiny_pack.manifest["counts"]["long_alphagrams"] == 0
+    meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
+    assert meta["min_tiles"] == 2
+    assert meta["alphagrams_by_tiles"] == {"2": 2, "3": 3, "4": 1}
+    assert meta["alphagrams"] == tiny_pack.manifest["counts"]["long_alphagrams"] == 6
+    h, z = np.load(d / "hashes.npy"), np.load(d / "zobrist.npy")
+    spec = tiny_pack.spec
+    beat = np.array(spec.parse_tiles("BEAT"), np.uint8)
+    ttt = np.array(spec.parse_tiles("TTT"), np.uint8)
+    assert np.isin(tile_hashes(z, beat, np.array([0, 4])), h).all()
+    assert not np.isin(tile_hashes(z, ttt, np.array([0, 3])), h).any()

@@ -116,6 +116,7 @@ class MoveGenError(HeuriError):
 # inline below (g[a] & _NXT, g[a] & _ACC, the header of g[s], g[s + 1]) rather than as small
 # jitted helpers: each helper is one more function to compile on a cold start.
 _ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 _ACC = np.uint32(1 << 31)
 _NXT = np.uint32(0x7FFFFFFF)
 _S32 = np.uint64(32)
@@ -381,22 +382,28 @@ def _insert_desc(E, P_ec, n, v, cap):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _in_sorted(H, lo, x):
-    """True when ``x`` is in ``H[lo:]`` (sorted uint64): a binary search."""
-    hi = H.shape[0]
+def _has_hash(PH, x):
+    """True when the hash ``x`` is in ``PH``'s set (the layout of :func:`_long_hashes`): the
+    bit of its top ``PH[63]`` bits first (one cache line, mostly clear), then a binary
+    search of the sorted hashes."""
+    b = x >> (np.uint64(64) - PH[63])
+    if ((PH[64 + np.int64(b >> np.uint64(6))] >> (b & np.uint64(63))) & _ONE) == 0:
+        return False
+    lo = 64 + (np.int64(1) << np.int64(PH[63])) // 64
+    hi = PH.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
-        if H[mid] < x:
+        if PH[mid] < x:
             lo = mid + 1
         else:
             hi = mid
-    return lo < H.shape[0] and H[lo] == x
+    return lo < PH.shape[0] and PH[lo] == x
 
 
 @njit(cache=True, nogil=True)
 def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
             blank_ok, sept, compl, SB, PH, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
-            LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E, P_ec):
+            LT, BV, MK, CS, HS, LM, WM, CAP, RV, P_lm, P_cw, P_cap, E, P_ec, HB):
     """An upper bound on the score of every placement the walk from each anchor can find,
     written to ``A_bound`` (-1: none can be found). The "shadow" of MAGPIE and wolges:
     every span of squares such a placement can cover (the anchor filled, at most the rack's
@@ -417,14 +424,20 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
     that places the whole rack earns the bingo bonus, and is possible at all only when the
     rack is a septet (no board tile in the span) or a reduced octet completed by the span's
     one board tile (``sept``, ``compl``: from the pack's key set); with two or more board
-    tiles, when some word's alphagram is the rack plus those tiles: ``PH`` (uint64) holds
-    the tiles' hash numbers in ``PH[:64]`` and the sorted hashes of the alphagrams of the
-    words of ``rack_size + 2`` tiles or more in ``PH[64:]`` (pipeline/long_alphagrams.py;
-    no hashes, or a blank on the rack: assumed possible; a collision only keeps a span).
+    tiles, when some word's alphagram is the rack plus those tiles: ``PH`` (uint64, see
+    :func:`_long_hashes`) holds the tiles' hash numbers and the hashes of the alphagrams of
+    the words of ``rack_size`` tiles or more (pipeline/long_alphagrams.py; no hashes, or a
+    blank on the rack: assumed possible; a collision only keeps a span).
+    A span of all the rack's tiles but one or two through board tiles needs a word whose
+    alphagram is the rack less one or two of its tiles plus those board tiles; that is
+    looked up later, by the walk, and only for the span that gives an anchor its bound when
+    the walk reaches that anchor (:func:`_verified_bound`): ``HB[k, kl * R + kr]`` (uint64)
+    is that span's hash (the rack's and its board tiles'), 0 for a span with nothing to
+    look up. ``A_bound`` is the highest span bound before those look-ups.
 
-    Per span too, for the walk to prune inside an anchor: ``SK[k, kl, kr]`` is the highest
-    bound of the spans of anchor k with ``kl`` tiles left of the anchor and at least ``kr``
-    right of it, ``SL[k, kl]`` the highest with at least ``kl`` left (-1: none)."""
+    Per span too: ``SK[k, kl, kr]`` the bound of the span of anchor k with ``kl`` tiles left
+    of the anchor and ``kr`` right of it (-1: none); :func:`_suffix` turns it into what the
+    walk prunes with inside an anchor."""
     N = letters.shape[0]
     R = SK.shape[1]
     T = 0
@@ -522,7 +535,6 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
         a = A_pos[k]
         ll = A_ll[k]
         best = -1
-        SL[k, :] = -1
         SK[k, :, :] = -1
         if CAP[a] < 0:
             A_bound[k] = best
@@ -581,7 +593,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                     elif nb == 1:
                         ok = ((compl >> np.uint64(xb)) & _ONE) != 0
                     elif hx:
-                        ok = _in_sorted(PH, 64, hb)
+                        ok = _has_hash(PH, hb)
                 budget = -1  # a word of rack tiles only: the most face value such a word holds
                 if nb == 0 and kk >= 2:
                     budget = SB[kk]
@@ -617,6 +629,7 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                             gsum = rsum
                     ub = W * B + XF + gsum + bonus
                     SK[k, kl, kk - kl - 1] = ub
+                    HB[k, kl * R + kk - kl - 1] = hb if hx and nb >= 1 and rack_size - 2 <= kk < rack_size else _ZERO
                     if ub > best:
                         best = ub
                 if j >= N or kk >= T or CAP[j] < 0:
@@ -633,16 +646,59 @@ def _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, r
                 if HS[j]:
                     XF += CS[j] * WM[j]
                 j += 1
-        # suffix maxima: at least kr right, at least kl left (kl <= maxleft, kl + kr < T: the
-        # entries written; the others stay -1)
-        for x in range(maxleft, -1, -1):
-            for y in range(T - x - 2, -1, -1):
-                if SK[k, x, y + 1] > SK[k, x, y]:
-                    SK[k, x, y] = SK[k, x, y + 1]
-            SL[k, x] = SK[k, x, 0]
-            if x + 1 < R and SL[k, x + 1] > SL[k, x]:
-                SL[k, x] = SL[k, x + 1]
         A_bound[k] = best
+
+
+@njit(cache=True, nogil=True)
+def _verified_bound(SK, HB, PH, rack, L, rack_size, k):
+    """Anchor ``k``'s bound once the span that gives it has been looked up (:func:`_bounds`:
+    a span of all the rack's tiles but one or two through board tiles, ``HB`` its hash):
+    while the highest span of ``SK[k]`` is such a span and no word's alphagram is the rack
+    less one or two of its tiles plus its board tiles, it is dropped (-1) and the next one
+    looked at. Looked-up spans get ``HB`` 0. Returns the highest span bound left (-1: none)."""
+    R = SK.shape[1]
+    while True:
+        bv = -1
+        bx = by = 0
+        for x in range(R):
+            for y in range(R):
+                if SK[k, x, y] > bv:
+                    bv = SK[k, x, y]
+                    bx = x
+                    by = y
+        if bv < 0:
+            return -1
+        h = HB[k, bx * R + by]
+        if h == 0:
+            return bv
+        HB[k, bx * R + by] = 0
+        one = bx + by + 1 == rack_size - 1  # one tile left out, else two
+        for t in range(L):
+            if rack[t] == 0:
+                continue
+            if one:
+                if _has_hash(PH, h - PH[t]):
+                    return bv
+                continue
+            for t2 in range(t, L):
+                if rack[t2] > (1 if t2 == t else 0) and _has_hash(PH, h - PH[t] - PH[t2]):
+                    return bv
+        SK[k, bx, by] = -1
+
+
+@njit(cache=True, nogil=True)
+def _suffix(SK, SL, k):
+    """Anchor ``k``'s span bounds ``SK[k]`` made what the walk prunes with: ``SK[k, kl, kr]``
+    the highest bound of the spans with ``kl`` tiles left of the anchor and at least ``kr``
+    right of it, ``SL[k, kl]`` the highest with at least ``kl`` left (-1: none)."""
+    R = SK.shape[1]
+    for x in range(R - 1, -1, -1):
+        for y in range(R - 2, -1, -1):
+            if SK[k, x, y + 1] > SK[k, x, y]:
+                SK[k, x, y] = SK[k, x, y + 1]
+        SL[k, x] = SK[k, x, 0]
+        if x + 1 < R and SL[k, x + 1] > SL[k, x]:
+            SL[k, x] = SL[k, x + 1]
 
 
 @njit(cache=True, nogil=True)
@@ -703,6 +759,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     f_seq = I64[24]
     MK = U64[0, :N]
     f_cand = U64[1]
+    HB = U64[2:]
     HS = B8[0, :N]
     wbl = B8[1, :N]
     n = 0
@@ -725,16 +782,35 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     if best_n > 0:
         _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
                 blank_ok, sept, compl, SB, PH, A_line, A_pos, A_ll, n_anch, A_bound, SK, SL,
-                LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo, f_wm)
+                LT, BV, MK, CS, HS, LM, WM, CAP, RV, f_pos, f_ph, f_nt, f_lo, f_wm, HB)
         A_ord[:n_anch] = np.argsort(-A_bound[:n_anch], kind="mergesort")
     n_top = 0
     worst = 0  # the slot of the lowest of the best_n moves kept (lowest score, latest key)
     thr = 0  # best mode: spans whose bound is below it cannot enter the best_n (scores >= 0)
     cur_line = -1
     for k in range(n_anch):
-        idx = A_ord[k] if best_n > 0 else k
-        if best_n > 0 and A_bound[idx] < thr:
-            break  # no move from here on can enter the best_n
+        if best_n > 0:
+            # the next anchor by bound, once the span giving its bound is looked up; when
+            # that lowers the bound, the anchor moves down the order and the next is taken
+            while True:
+                idx = A_ord[k]
+                if A_bound[idx] < thr:
+                    break
+                nbd = _verified_bound(SK, HB, PH, rack, L, rack_size, idx)
+                if nbd == A_bound[idx]:
+                    break
+                A_bound[idx] = nbd
+                p = k + 1
+                while p < n_anch and A_bound[A_ord[p]] > nbd:
+                    A_ord[p - 1] = A_ord[p]
+                    p += 1
+                A_ord[p - 1] = idx
+            idx = A_ord[k]
+            if A_bound[idx] < thr:
+                break  # no move from here on can enter the best_n
+            _suffix(SK, SL, idx)
+        else:
+            idx = k
         line = A_line[idx]
         d = line // N
         i = line - d * N
@@ -1018,13 +1094,14 @@ def _scratch(N: int, R: int) -> tuple:
     2N + 8 frames: at most two pushed a square), the anchor list A_line, A_pos, A_ll,
     A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23), f_seq (24: the anchor's move count
     when the frame's tile was taken), the rack the fused entries copy and modify (25), the
-    empty SB, top scores and keys of a full list (26); U64 (uint64): MK, f_cand; B8
+    empty SB, top scores and keys of a full list (26); U64 (uint64): MK, f_cand, then
+    _bounds' HB (rows 2..: one an anchor, R * R spans); B8
     (bool): HS, wbl; SK, SL: the per-span bounds of the best-N search (R = rack size + 1
     tile counts a side). Allocated once a thread and pack and reused."""
     S = 2 * N + 8
     A = 2 * N * N  # at most one anchor a square and direction
     W = max(A, S, 64)
-    return (np.zeros((27, W), np.int64), np.zeros((2, max(N, S)), np.uint64), np.zeros((2, N), np.bool_),
+    return (np.zeros((27, W), np.int64), np.zeros((2 + A, max(N, S, R * R)), np.uint64), np.zeros((2, N), np.bool_),
             np.zeros((A, R, R), np.int32), np.zeros((A, R), np.int32))
 
 
@@ -1510,17 +1587,28 @@ def _rack_words(g, hw, root, rack, L, values, SB):
 
 
 def _long_hashes(pack, ctx: _Ctx) -> np.ndarray:
-    """``PH`` of :func:`_bounds`, (64 + n,) uint64: the tiles' hash numbers, then the sorted
-    hashes of the long words' alphagrams (the pack's ``long_alphagrams/``); just the 64
-    numbers (no check) for a pack built without that artifact. Loaded once per context."""
+    """``PH`` of :func:`_bounds`: one uint64 array, the pack's ``long_alphagrams/`` as a
+    bitset for :func:`_has_hash`: ``PH[:63]`` the tiles' hash numbers (tile ids up to 62),
+    ``PH[63]`` = b, then 2**b bits (bit k % 64 of word ``PH[64 + k // 64]``) where bit k is
+    set when some hash has k as its top b bits (at least 32 bits a hash, at most 2**23 bits:
+    1 MiB, a few % of them set), then the sorted hashes. Just 64 zeros (no check:
+    ``len(PH) == 64``) for a pack built without that artifact. Built once per context
+    (es: 466,807 hashes, about 20 ms)."""
     if not ctx.longw:
         d = pack.root / "long_alphagrams"
         try:
             z = np.load(d / "zobrist.npy")
-            h = np.load(d / "hashes.npy")
-            ph = np.concatenate([z[:64].astype(np.uint64), h.astype(np.uint64)])
+            h = np.ascontiguousarray(np.load(d / "hashes.npy"), np.uint64)
         except (AttributeError, FileNotFoundError, OSError):
-            ph = np.zeros(64, np.uint64)
+            ctx.longw.append(np.zeros(64, np.uint64))
+            return ctx.longw[0]
+        bits = int(min(23, max(6, np.ceil(np.log2(max(len(h), 1) * 32)))))
+        ph = np.zeros(64 + (1 << bits) // 64 + len(h), np.uint64)
+        ph[:63] = z[:63]
+        ph[63] = bits
+        k = h >> np.uint64(64 - bits)
+        np.bitwise_or.at(ph, 64 + (k >> np.uint64(6)).astype(np.int64), np.uint64(1) << (k & np.uint64(63)))
+        ph[64 + (1 << bits) // 64:] = h
         ctx.longw.append(ph)
     return ctx.longw[0]
 
