@@ -30,7 +30,9 @@ upper bound on the scores of the placements its walk can find (the "shadow" pass
 and wolges: spans of squares, the rack's values matched with the squares' multipliers
 under each square's cap, the letters next to board tiles limited to those that extend them
 in the word graph, a span of rack tiles only limited to the word lengths and values the
-rack spells, the pack's key set deciding whether a whole-rack span can be a bingo at all),
+rack spells, the pack's key set deciding whether a whole-rack span can be a bingo at all,
+the pack's long alphagrams whether a span of all the rack's tiles, or all but one or two,
+through board tiles spells a word),
 anchors are walked by decreasing bound, spans (tiles left and right of the anchor) whose
 bound is below the N-th score so far are not entered, and the search stops at the first
 anchor whose bound is below it.
