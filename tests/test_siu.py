@@ -563,6 +563,12 @@ def test_child_peg(engine, pack_es):
     assert peg and all(p[2] == "move" and p[4] == "win" for p in peg)
     wins = [float(p[5]) for p in peg]
     assert wins == sorted(wins, reverse=True) and lines[-1] == f"bestmove {peg[0][3]}"
+    # the candidates are the session Engine's: heuri4 (the default) adds 13J .OCO to heuri3's five
+    assert len(peg) == 6
+    e.send("setoption name Engine value heuri3")
+    e.send(f"position cgp {ONE_IN_BAG}")
+    assert len(_infos(e.go("go peg"), "peg")) == 5
+    e.send("setoption name Engine value heuri4")
     e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     e.send("go peg")
     lines = e.read_until(lambda s: s.startswith("bestmove"))

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import DEFAULT_ENGINE
 from .errors import HeuriError
 
 
@@ -121,11 +122,12 @@ def _record_key(r) -> bytes:
 class PegSearch:
     """Pre-endgame search for one pack (see the module docstring). Parameters: ``top``
     (evaluator candidates), ``empty_top`` (extra bag-emptying placements, best scores
-    first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`),
+    first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`; default
+    :data:`heuri.DEFAULT_ENGINE`),
     ``endgame_limits`` (keywords of :class:`heuri.endgame.EndgameSearch` for each draw),
     ``max_bag``, ``max_draws``, ``max_replies`` (see the module docstring)."""
 
-    def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = "heuri3",
+    def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = DEFAULT_ENGINE,
                  endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40,
                  max_replies: int = 6):
         from .endgame import EndgameSearch

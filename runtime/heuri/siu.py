@@ -974,10 +974,10 @@ class HeuriBackend(Backend):
         from .peg import PegSearch
 
         spec, board = sp.pack.spec, sp.position.board
-        key = ("peg", id(sp.pack))
+        key = ("peg", id(sp.pack), self.engine)
         ps = self._players.get(key)
-        if ps is None:
-            ps = self._players[key] = PegSearch(sp.pack)
+        if ps is None:  # the session's Engine picks the candidates and plays the replies
+            ps = self._players[key] = PegSearch(sp.pack, evaluator=self.engine)
         res = ps.search(sp.position)
         for r in res.rows:
             emit(f"info peg move {r.move.siu(spec, board)} win {100 * r.win_prob:.2f} wins {r.wins:.4f} "
