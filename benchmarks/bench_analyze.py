@@ -1,7 +1,7 @@
-"""Time `heuri analyze` per game: the analysis (replay + ranking every turn with heuri3,
+"""Time `heuri analyze` per game: the analysis (replay + ranking every turn with --engine,
 the endgame search with the bag empty) and the HTML page (boards, plots), one process.
 
-    .venv/bin/python benchmarks/bench_analyze.py [--selfplay 6] [--max-en 20]
+    .venv/bin/python benchmarks/bench_analyze.py [--selfplay 6] [--max-en 20] [--engine heuri4]
 
 Games: the well-formed real records of ../shared/cases/gcg (MANIFEST expect == ok) in es,
 fr and the first --max-en in en, plus --selfplay Spanish games of heuri3 against greedy
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from heuri import DEFAULT_ENGINE
 from heuri.analyze import Analyzer
 from heuri.report import game_html
 
@@ -47,12 +48,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--selfplay", type=int, default=6, help="Spanish self-play games to add (default 6)")
     ap.add_argument("--max-en", type=int, default=20, help="English records to time (default 20)")
+    ap.add_argument("--engine", default=DEFAULT_ENGINE, help=f"the ranking engine (default {DEFAULT_ENGINE}, as heuri analyze)")
     args = ap.parse_args()
     rows = list(csv.DictReader(open(CASES / "MANIFEST.tsv", encoding="utf-8"), delimiter="\t"))
     jobs = [(r["language"], CASES / r["file"]) for r in rows
             if r["expect"] == "ok" and r["language"] in ("es", "fr")]
     jobs += [("en", CASES / r["file"]) for r in rows if r["expect"] == "ok" and r["language"] == "en"][:args.max_en]
-    A = Analyzer("heuri3")
+    A = Analyzer(args.engine)
     tmp = Path(tempfile.mkdtemp(prefix="bench-analyze-"))
     pack_es, _, _ = A.tools("es")
     for s in range(1, args.selfplay + 1):

@@ -24,7 +24,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lang", default="es")
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--engine", default="heuri3-noend")
+    ap.add_argument("--engine", default="heuri3-noend", help="the self-play engine that reaches the positions")
+    ap.add_argument("--evaluator", default=None, help="the pre-endgame search's evaluator (default: PegSearch's, heuri.DEFAULT_ENGINE)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
 
@@ -36,7 +37,7 @@ def main() -> int:
 
     pack = heuri.load_pack(a.lang)
     pl = make_player(a.engine, pack)
-    ps = PegSearch(pack)
+    ps = PegSearch(pack) if a.evaluator is None else PegSearch(pack, evaluator=a.evaluator)
     groups: dict = {"1": [], "2-7": []}
     for g in range(a.games):
         game = Game(pack.spec, seed=a.seed + g)

@@ -252,7 +252,7 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
                    encoding="utf-8")
     out = tmp_path / "out"
     rc = main(["analyze", str(cases / "es" / "001.gcg"), str(bad), str(selfplay[0]), "--lang", "es",
-               "--out", str(out), "--jobs", "2", "--quiet"])
+               "--out", str(out), "--jobs", "2", "--quiet", "--engine", "heuri3"])  # the self-play game's engine
     text = capsys.readouterr().out
     assert rc == 1
     assert f"{bad}:4:" in text and "1 of 3 records failed" in text  # file and line named
@@ -277,6 +277,7 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
     assert rc == 2 and "give --force" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert main(["analyze", str(selfplay[0]), "--lang", "es", "--out", str(out), "--force", "--quiet"]) == 0
+    assert set(pl.read_parquet(out / "turns.parquet")["engine"]) == {"heuri4"}  # heuri.DEFAULT_ENGINE
 
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):

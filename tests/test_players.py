@@ -77,7 +77,7 @@ def test_engine_options_in_the_name(pack_en):
     assert np.allclose(diff[base._val > 35], 8.0)
     for bad, msg in [("heuri4@foo=1", "unknown option 'foo'"), ("heuri4@k", "option 'k' needs a value"),
                      ("heuri4@k=x", "needs a number, got 'x'"), ("greedy@k=1", "takes no options"),
-                     ("heuri3-peg@k=2", "takes no options"), ("heuri9@k=1", "unknown engine 'heuri9'")]:
+                     ("heuri3-peg@foo=2", "unknown option 'foo'"), ("heuri9@k=1", "unknown engine 'heuri9'")]:
         with pytest.raises(EngineError, match=msg.replace("(", r"\(")):
             check_engine(bad)
 
@@ -95,6 +95,11 @@ def test_endgame_options_in_the_name(pack_en):
     pl = make_player("heuri4@exact_nodes=5000,wide=0,offset=35", pack_en)
     assert isinstance(pl.search, EndgameSearch) and pl.search.max_nodes == 5000
     assert pl._choose.__self__.bingo_offset == 35.0
+    # a pre-endgame engine takes the same options: its endgame budget, and its evaluator's
+    # (which the pre-endgame search ranks its candidates with too)
+    peg = make_player("heuri4-peg@exact_nodes=300000,wide=0,opponent=1.5", pack_en)
+    assert isinstance(peg.search, EndgameSearch) and peg.search.max_nodes == 300000
+    assert peg._choose.__self__.opponent == 1.5 == peg.peg.evaluator.opponent and peg.peg.max_bag == 1
     # a budget in the name and the match's --endgame-* budget: an error, not one of them dropped
     with pytest.raises(EngineError, match="sets its endgame search in its name"):
         make_player("heuri4@exact_nodes=5000", pack_en, {"max_generations": 100, "max_nodes": 2000})

@@ -514,6 +514,16 @@ def test_child_endgame(engine, pack_es):
     assert int(eg[0][6]) == res.value
     lines = e.go("go auto")
     assert _infos(lines, "endgame") and lines[-1] == f"bestmove {pv[0]}"
+    # a hard endgame (a blank and 13 other tiles): untimed, go auto searches under the match
+    # players' budget (10,000 + 20,000 nodes); with movetime the solver runs until the clock
+    from test_endgame import HARD_ES
+
+    board, racks, rest = HARD_ES.split(" ", 2)
+    e.send(f"position cgp {board} {racks.split('/')[0]}/ {rest}")
+    nodes = lambda ls: int(_infos(ls, "endgame")[0][_infos(ls, "endgame")[0].index("nodes") + 1])  # noqa: E731
+    assert nodes(e.go("go auto")) <= 20_000
+    timed = e.go("go auto movetime 2000")
+    assert nodes(timed) > 30_000 and "info string endgame value not exact: a horizon estimate" in " ".join(timed)
     # go endgame with tiles in the bag is refused
     e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     e.send("go endgame")
@@ -563,6 +573,12 @@ def test_child_peg(engine, pack_es):
     assert peg and all(p[2] == "move" and p[4] == "win" for p in peg)
     wins = [float(p[5]) for p in peg]
     assert wins == sorted(wins, reverse=True) and lines[-1] == f"bestmove {peg[0][3]}"
+    # the candidates are the session Engine's: heuri4 (the default) adds 13J .OCO to heuri3's five
+    assert len(peg) == 6
+    e.send("setoption name Engine value heuri3")
+    e.send(f"position cgp {ONE_IN_BAG}")
+    assert len(_infos(e.go("go peg"), "peg")) == 5
+    e.send("setoption name Engine value heuri4")
     e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     e.send("go peg")
     lines = e.read_until(lambda s: s.startswith("bestmove"))

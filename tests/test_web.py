@@ -146,7 +146,9 @@ def test_game_view_steps_a_record(client):
     assert d["turns"][14]["kind"] == "pass" and d["turns"][14]["svg"].count(' played"') == 0
     a = client.post("/api/game", json={"path": str(GAME), "analyze": True}).json()
     mine = next(t for t in a["turns"] if t["rack"] == "ABDJ[LL]TU")
-    assert mine["move"] == "10H TU[LL].D" and mine["equity_lost"] == 0 and mine["best"] == "10H TU[LL].D"
+    # ranked by heuri analyze's default, heuri4 (heuri3 played the game): heuri4 prefers E9 [LL]AJU.
+    assert a["engine"] == "heuri4" and mine["move"] == "10H TU[LL].D" and mine["best"] == "E9 [LL]AJU."
+    assert round(mine["equity_lost"], 2) == 2.00
     assert all(t["equity_lost"] is None or t["equity_lost"] >= 0 for t in a["turns"])
 
 

@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import DEFAULT_ENGINE
 from .errors import HeuriError, PackError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -232,12 +233,13 @@ class Analyzer:
     """Analyses records with one engine; keeps each language's pack, evaluator and endgame
     search between games (build one per process).
 
-    ``engine``: an engine name of :mod:`heuri.players` (``heuri3``, ``heuri2``, ``heuri1``,
-    ``greedy``, or a ``-noend`` variant: no endgame search); ``packs``: ``{lang:
+    ``engine``: an engine name of :mod:`heuri.players` (``heuri4``, the default
+    :data:`heuri.DEFAULT_ENGINE`, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
+    variant: no endgame search); ``packs``: ``{lang:
     LanguagePack}`` already loaded, used instead of loading them again (a server shares
     its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
 
-    def __init__(self, engine: str = "heuri3", packs: dict | None = None):
+    def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None):
         from .players import ENGINES
 
         if engine not in ENGINES:
@@ -286,7 +288,7 @@ class Analyzer:
                         game_id or (Path(game.path).stem if game.path else "game"))
 
 
-def analyze_game(source, lang: str | None = None, engine: str = "heuri3", player: str | None = None) -> GameAnalysis:
+def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, player: str | None = None) -> GameAnalysis:
     """Analyse one GCG record (path or parsed :class:`heuri.gcg.GcgGame`) with ``engine``.
 
     ``lang``: the language pack (default: from the record's ``#lexicon`` /

@@ -784,8 +784,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")
     p.add_argument("games", nargs="+", help="GCG files or folders of them (searched recursively)")
     p.add_argument("--lang", help="language pack for every record; default: from each record's #lexicon")
-    p.add_argument("--engine", default="heuri3", help="engine to rank with (heuri3, heuri2, heuri1, greedy, "
-                   "or a -noend variant: no endgame search); default heuri3")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, help="engine to rank with (heuri4, heuri3, heuri2, heuri1, "
+                   f"greedy, or a -noend variant: no endgame search); default {DEFAULT_ENGINE}")
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
     p.add_argument("--jobs", type=int, default=1, help="games analysed in parallel (default 1)")

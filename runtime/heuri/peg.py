@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import DEFAULT_ENGINE
 from .errors import HeuriError
 
 
@@ -121,13 +122,14 @@ def _record_key(r) -> bytes:
 class PegSearch:
     """Pre-endgame search for one pack (see the module docstring). Parameters: ``top``
     (evaluator candidates), ``empty_top`` (extra bag-emptying placements, best scores
-    first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`),
-    ``endgame_limits`` (keywords of :class:`heuri.endgame.EndgameSearch` for each draw),
+    first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`; default
+    :data:`heuri.DEFAULT_ENGINE`),
+    ``evaluator_options`` (its keywords, e.g. ``{"opponent": 1.5}``), ``endgame_limits`` (keywords of :class:`heuri.endgame.EndgameSearch` for each draw),
     ``max_bag``, ``max_draws``, ``max_replies`` (see the module docstring)."""
 
-    def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = "heuri3",
+    def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = DEFAULT_ENGINE,
                  endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40,
-                 max_replies: int = 6):
+                 max_replies: int = 6, evaluator_options: dict | None = None):
         from .endgame import EndgameSearch
         from .evaluate import make_evaluator
 
@@ -138,7 +140,7 @@ class PegSearch:
         self.max_bag = max_bag
         self.max_draws = max_draws
         self.max_replies = max_replies
-        self.evaluator = make_evaluator(pack, evaluator)
+        self.evaluator = make_evaluator(pack, evaluator, **(evaluator_options or {}))
         self.limits = endgame_limits or {"max_generations": 30, "max_nodes": 3000}
         self.solver = EndgameSearch(pack, **self.limits)
         self.values = np.asarray(self.spec.value_vector(), dtype=np.int64)

@@ -105,9 +105,11 @@ def parse_engine(name: str) -> tuple[str, dict]:
     ``heuri4@offset=35,opponent=0.5``: :class:`heuri.evaluate.Heuri4` with those keyword
     arguments), into ``(BASE, {key: float})``; a name without ``@`` has no options. The
     options are the evaluator's own keywords (numbers only), so a variant needs no new
-    class to stay reproducible: its name says what it is. Raises EngineError for an unknown
-    base, an engine without options (greedy, SIU, the pre-endgame players), an option the
-    evaluator does not take or a value that is not a number.
+    class to stay reproducible: its name says what it is; a pre-endgame engine
+    (``heuri4-peg@exact_nodes=300000,wide=0``) takes its evaluator's options, which its
+    pre-endgame search uses too. Raises EngineError for an unknown base, an engine without
+    options (greedy, SIU), an option the evaluator does not take or a value that is not a
+    number.
 
     >>> parse_engine("heuri4@offset=35,opponent=0.5")
     ('heuri4', {'offset': 35.0, 'opponent': 0.5})
@@ -122,7 +124,7 @@ def parse_engine(name: str) -> tuple[str, dict]:
     if not sep:
         return base, {}
     evaluator, endgame = ENGINES[base]
-    if evaluator == "greedy" or base in PEG_ENGINES:
+    if evaluator == "greedy":
         raise EngineError(f"engine {name!r}: {base} takes no options")
     from .evaluate import EVALUATORS
 
@@ -247,7 +249,7 @@ class EvaluatorPlayer:
         if peg:
             from .peg import PegSearch
 
-            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG)
+            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG, evaluator_options=options)
         self.info: dict = {}
 
     def choose(self, position):
@@ -323,9 +325,9 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
         return make_siu_player(check_engine(name), **kw)
-    if name in PEG_ENGINES:
-        return EvaluatorPlayer(pack, name, PEG_ENGINES[name], True, endgame_options, peg=True)
     base, options = parse_engine(name)
+    if base in PEG_ENGINES:
+        return EvaluatorPlayer(pack, name, PEG_ENGINES[base], True, endgame_options, peg=True, options=options)
     evaluator, endgame = ENGINES[base]
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)

@@ -974,10 +974,10 @@ class HeuriBackend(Backend):
         from .peg import PegSearch
 
         spec, board = sp.pack.spec, sp.position.board
-        key = ("peg", id(sp.pack))
+        key = ("peg", id(sp.pack), self.engine)
         ps = self._players.get(key)
-        if ps is None:
-            ps = self._players[key] = PegSearch(sp.pack)
+        if ps is None:  # the session's Engine picks the candidates and plays the replies
+            ps = self._players[key] = PegSearch(sp.pack, evaluator=self.engine)
         res = ps.search(sp.position)
         for r in res.rows:
             emit(f"info peg move {r.move.siu(spec, board)} win {100 * r.win_prob:.2f} wins {r.wins:.4f} "
@@ -1075,7 +1075,12 @@ class HeuriBackend(Backend):
         last: dict = {}
         player = self._player(pack, last)
         if getattr(player, "search", None) is not None:
-            inner = self._endgame_search(pack, stop, match_limits=True)
+            # a clock (movetime, or infinite until stop) lets the exact solver run until it
+            # proves the value or the time is up (the bigger budget plays better: README,
+            # "Strength against the peers"); without one, the match players' fixed budget,
+            # so that an untimed go auto answers at once and the same way every time
+            timed = params.movetime_ms is not None or params.infinite
+            inner = self._endgame_search(pack, stop, match_limits=not timed)
 
             class _Recording:
                 def search(self, position):

@@ -265,7 +265,7 @@ class Service:
         analysed = bool(req.get("analyze"))
         out = {"lang": spec.code, "name": name, "players": [list(p) for p in game.players], "analysed": analysed}
         if analysed:
-            engine = req.get("engine") or "heuri3"  # heuri analyze's default
+            engine = req.get("engine") or DEFAULT_ENGINE  # heuri analyze's default
             g = self._analyzer(engine).analyze(game, lang=spec.code, game_id=Path(name).stem)
             out["engine"] = engine
             out["warnings"] = [f"line {ln}: {msg}" for ln, msg in g.warnings]
