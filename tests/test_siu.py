@@ -363,6 +363,7 @@ def test_child_handshake_exact(pack_es):
         "option name Threads type spin default 1 min 1 max 1",
         "option name Candidates type spin default 10 min 1 max 1000",
         "option name Endgame type check default true",
+        "option name EndgameClock type check default true",
         "siuok"]
     assert float(lines[6].split()[6]) == 2.5
     e.quit()
@@ -524,6 +525,9 @@ def test_child_endgame(engine, pack_es):
     assert nodes(e.go("go auto")) <= 20_000
     timed = e.go("go auto movetime 2000")
     assert nodes(timed) > 30_000 and "info string endgame value not exact: a horizon estimate" in " ".join(timed)
+    e.send("setoption name EndgameClock value false")  # the fixed budget whatever the clock
+    assert nodes(e.go("go auto movetime 2000")) <= 20_000
+    e.send("setoption name EndgameClock value true")
     # go endgame with tiles in the bag is refused
     e.send(f"position cgp {EMPTY} AEINRST/ 0/0 0")
     e.send("go endgame")
@@ -567,6 +571,7 @@ def test_child_peg(engine, pack_es):
     from test_peg import ONE_IN_BAG
 
     e = engine
+    e.send("setoption name Engine value heuri4")  # the default; an earlier test may have set another
     e.send(f"position cgp {ONE_IN_BAG}")
     lines = e.go("go peg")
     peg = _infos(lines, "peg")

@@ -153,14 +153,15 @@ def test_missing_command_is_a_start_failure(opening, tmp_path):
 
 
 def test_heuri_over_siu_plays_the_same_game_as_in_process(pack_es, tmp_path):
-    """heuri3 against `siu:heuri siu --lang es` (heuri3 by default, over the protocol) gives
-    the game heuri3 against heuri3 gives in process: same moves, same scores."""
+    """heuri3 against `siu:heuri siu --lang es` (Engine heuri3 over the protocol, and
+    EndgameClock false: the endgame under the match players' budget, not until the clock)
+    gives the game heuri3 against heuri3 gives in process: same moves, same scores."""
     from heuri.match import play_game
     from heuri.players import make_player
 
     spec_string = "siu:heuri siu --lang es"
     err = tmp_path / "p2.stderr"
-    siu = make_player(spec_string, pack_es, siu_options={"options": {"Engine": "heuri3"},
+    siu = make_player(spec_string, pack_es, siu_options={"options": {"Engine": "heuri3", "EndgameClock": "false"},
                                                          "movetime_ms": 60000, "stderr_path": err})
     h3 = make_player("heuri3", pack_es)
     try:

@@ -675,6 +675,7 @@ class HeuriBackend(Backend):
         self.k = DEFAULT_K
         self.candidates = 10
         self.endgame = True
+        self.endgame_clock = True
         self._pack = None
         self._players: dict = {}
 
@@ -688,6 +689,7 @@ class HeuriBackend(Backend):
             OptionDecl("Threads", "spin", "1", 1, 1),
             OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
             OptionDecl("Endgame", "check", "true"),
+            OptionDecl("EndgameClock", "check", "true"),
         ]
 
     def set_option(self, name: str, value: str | None) -> list[str]:
@@ -720,6 +722,8 @@ class HeuriBackend(Backend):
             self.candidates = int(value)
         elif name == "Endgame":
             self.endgame = value.lower() == "true"
+        elif name == "EndgameClock":
+            self.endgame_clock = value.lower() == "true"
         elif name == "Threads":
             return [] if int(value) == 1 else ["ignored Threads: heuri searches on one thread"]
         self._players = {}
@@ -1077,9 +1081,10 @@ class HeuriBackend(Backend):
         if getattr(player, "search", None) is not None:
             # a clock (movetime, or infinite until stop) lets the exact solver run until it
             # proves the value or the time is up (the bigger budget plays better: README,
-            # "Strength against the peers"); without one, the match players' fixed budget,
-            # so that an untimed go auto answers at once and the same way every time
-            timed = params.movetime_ms is not None or params.infinite
+            # "Strength against the peers"), unless EndgameClock is false; otherwise the
+            # match players' fixed budget, so that go auto answers the same way every time
+            # (and plays the game an in-process match player plays)
+            timed = self.endgame_clock and (params.movetime_ms is not None or params.infinite)
             inner = self._endgame_search(pack, stop, match_limits=not timed)
 
             class _Recording:
