@@ -391,15 +391,22 @@ def _has_hash(PH, x):
     b = x >> (np.uint64(64) - PH[63])
     if ((PH[64 + np.int64(b >> np.uint64(6))] >> (b & np.uint64(63))) & _ONE) == 0:
         return False
-    lo = 64 + (np.int64(1) << np.int64(PH[63])) // 64
-    hi = PH.shape[0]
+    lo = _lower_bound(PH, 64 + (np.int64(1) << np.int64(PH[63])) // 64, x)
+    return lo < PH.shape[0] and PH[lo] == x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lower_bound(a, lo, x):
+    """The first index ``i >= lo`` of the sorted ``a[lo:]`` with ``a[i] >= x`` (``len(a)``:
+    none), by binary search."""
+    hi = a.shape[0]
     while lo < hi:
         mid = (lo + hi) >> 1
-        if PH[mid] < x:
+        if a[mid] < x:
             lo = mid + 1
         else:
             hi = mid
-    return lo < PH.shape[0] and PH[lo] == x
+    return lo
 
 
 @njit(cache=True, nogil=True)
@@ -1640,14 +1647,7 @@ def _key_index(codes, rack):
     for t in range(rack.shape[0]):
         for _ in range(rack[t]):
             code = (code << 6) | t
-    lo = 0
-    hi = codes.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if codes[mid] < code:
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = _lower_bound(codes, 0, code)
     return lo if lo < codes.shape[0] and codes[lo] == code else -1
 
 
