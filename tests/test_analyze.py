@@ -266,6 +266,7 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
     assert players["greedy"]["games"] == 1 and len(players["greedy"]["worst"]) == 5
     assert players["heuri3"]["equity_lost_per_turn"] == 0
     index = (out / "index.html").read_text(encoding="utf-8")
+    assert "Equity v = j + e, with j the score" in index  # heuri3's v
     w = players["greedy"]["worst"][0]
     assert f'href="games/{w["game"]}.html#turn-{w["turn"]}"' in index
     page = (out / "games" / "001.html").read_text(encoding="utf-8")
@@ -278,6 +279,8 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert main(["analyze", str(selfplay[0]), "--lang", "es", "--out", str(out), "--force", "--quiet"]) == 0
     assert set(pl.read_parquet(out / "turns.parquet")["engine"]) == {"heuri4"}  # heuri.DEFAULT_ENGINE
+    # heuri4's v is not j + e: the pages say what it subtracts
+    assert "v = j + e − c − Δe_opp" in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):

@@ -11,7 +11,8 @@ Polars table written as Parquet), a summary, and what a front end needs to draw 
 
 What a turn is valued by (HEURI.md): ``v = j + e``, with ``j`` the move's score (points)
 and ``e`` the expected value of a bingo next turn from the leave (points; ``p`` its
-probability). The *equity lost* of a turn is ``v(best) − v(played)`` (points, ≥ 0), where
+probability); heuri4 (the default) also subtracts its leave and opponent terms
+(:class:`heuri.evaluate.Heuri4`), and the pages say so (:func:`heuri.report.equity_formula`). The *equity lost* of a turn is ``v(best) − v(played)`` (points, ≥ 0), where
 the best is the top of the engine's own ranking, so the engine's own choice loses 0.
 The played move's ``v`` is always computed with δ of the board after it (Heuri_3's exact
 value), whether or not the ranking re-valued it; when that exact value is above the

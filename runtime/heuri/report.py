@@ -137,7 +137,25 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
                                                   label=label)})
     summary = g.summary()
     return _env().get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g),
-                                                   index_href=index_href)
+                                                   index_href=index_href, formula=equity_formula(g.engine))
+
+
+def equity_formula(engine: str) -> str:
+    """What the pages say ``v`` is for ``engine`` (a :mod:`heuri.players` name, options
+    allowed): heuri4 and its variants subtract two terms from Heuri's ``j + e``.
+
+    >>> equity_formula("heuri3")
+    'v = j + e'
+    >>> equity_formula("heuri4-noend")[:22]
+    'v = j + e − c − Δe_opp'
+    """
+    from .players import ENGINES
+
+    evaluator = ENGINES.get(engine.partition("@")[0], ("", False))[0]
+    if evaluator.startswith("heuri4"):
+        return ("v = j + e − c − Δe_opp (heuri4: minus the next rack's handicap cost c and the "
+                "change Δe_opp the move makes to the opponent's bingo expectation)")
+    return "v = j + e"
 
 
 def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
@@ -172,4 +190,4 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     analysed."""
     t = batch_tables(summaries, rows)
     return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
-                                                    engine=engine)
+                                                    engine=engine, formula=equity_formula(engine))
