@@ -29,7 +29,7 @@ def _rel(path: Path) -> str:
 
 
 def _long_counts(builddir: Path) -> dict:
-    """``long_alphagrams`` (distinct alphagrams of the words of rack_size + 2 tiles or more,
+    """``long_alphagrams`` (distinct alphagrams of the words of rack_size - 1 tiles or more,
     pipeline/long_alphagrams.py) when that artifact is there."""
     meta = builddir / "long_alphagrams" / "meta.json"
     if not meta.is_file():

@@ -174,6 +174,13 @@ def test_bingo_through_two_board_tiles(pack_en):
     ctx = mg._context(pack_en)
     ph = mg._long_hashes(pack_en, ctx)
     assert len(ph) > 64  # the pack has the artifact
+    # an artifact that does not match the pack's manifest is not used (no check, no pruning)
+    from types import SimpleNamespace
+
+    stale = SimpleNamespace(root=pack_en.root, spec=spec,
+                            manifest={"counts": {**pack_en.manifest["counts"], "long_alphagrams": 1}})
+    assert len(mg._long_hashes(stale, SimpleNamespace(longw=[]))) == 64
+    assert np.array_equal(mg._long_hashes(pack_en, SimpleNamespace(longw=[])), ph)
     lower = 0
     I64 = ctx.scratch[0]
     for letters, blanks, rack, unseen, bag in self_play(pack_en, 30, seed=5):

@@ -1601,14 +1601,23 @@ def _long_hashes(pack, ctx: _Ctx) -> np.ndarray:
     ``PH[63]`` = b, then 2**b bits (bit k % 64 of word ``PH[64 + k // 64]``) where bit k is
     set when some hash has k as its top b bits (at least 32 bits a hash, at most 2**23 bits:
     1 MiB, a few % of them set), then the sorted hashes. Just 64 zeros (no check:
-    ``len(PH) == 64``) for a pack built without that artifact. Built once per context
-    (es: 466,807 hashes, about 20 ms)."""
+    ``len(PH) == 64``) for a pack built without that artifact, or whose artifact does not
+    match the pack (its counts against the manifest's and the rack size: a stale set could
+    prune real moves, a missing one only costs time). Built once per context (es: 466,807
+    hashes, about 20 ms)."""
     if not ctx.longw:
+        import json
+
         d = pack.root / "long_alphagrams"
         try:
+            meta = json.loads((d / "meta.json").read_text(encoding="utf-8"))
             z = np.load(d / "zobrist.npy")
             h = np.ascontiguousarray(np.load(d / "hashes.npy"), np.uint64)
-        except (AttributeError, FileNotFoundError, OSError):
+            ok = (meta["min_tiles"] == pack.spec.rack_size - 1 and meta["hashes"] == len(h) == len(np.unique(h))
+                  and pack.manifest["counts"].get("long_alphagrams") == meta["alphagrams"])
+        except (AttributeError, KeyError, TypeError, ValueError, OSError):
+            ok = False
+        if not ok:
             ctx.longw.append(np.zeros(64, np.uint64))
             return ctx.longw[0]
         bits = int(min(23, max(6, np.ceil(np.log2(max(len(h), 1) * 32)))))

@@ -123,9 +123,9 @@ class PegSearch:
     """Pre-endgame search for one pack (see the module docstring). Parameters: ``top``
     (evaluator candidates), ``empty_top`` (extra bag-emptying placements, best scores
     first), ``evaluator`` (name for :func:`heuri.evaluate.make_evaluator`; default
-    :data:`heuri.DEFAULT_ENGINE`),
-    ``evaluator_options`` (its keywords, e.g. ``{"opponent": 1.5}``), ``endgame_limits`` (keywords of :class:`heuri.endgame.EndgameSearch` for each draw),
-    ``max_bag``, ``max_draws``, ``max_replies`` (see the module docstring)."""
+    :data:`heuri.DEFAULT_ENGINE`), ``evaluator_options`` (its keywords, e.g.
+    ``{"opponent": 1.5}``), ``endgame_limits`` (keywords of
+    :class:`heuri.endgame.EndgameSearch` for each draw), ``max_bag``, ``max_draws``, ``max_replies`` (see the module docstring)."""
 
     def __init__(self, pack, top: int = 5, empty_top: int = 5, evaluator: str = DEFAULT_ENGINE,
                  endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40,
