@@ -72,7 +72,7 @@ def make_state(ctx, N, L, R, max_ply, arena_cap, tt_bits, list_bits, cross_bits,
     I64, U64, B8, SK, SL = ctx.scratch
     G = (ctx.g, np.int64(ctx.hw), np.int64(ctx.root), ctx.values, ctx.lmul, ctx.wmul, np.int64(ctx.centre[0]),
          np.int64(ctx.centre[1]), np.uint64(ctx.blank_ok), np.int64(ctx.rack_size), np.int64(ctx.bingo), I64, U64, B8,
-         SK, SL, _NO_SB, _NO_TOP_SC, _NO_TOP_KEY, _NO_PH)
+         SK, SL, _NO_SB, _NO_PH, _NO_TOP_SC, _NO_TOP_KEY)  # _search's last four, in its order
     A = (np.zeros(arena_cap, np.int32), np.zeros(arena_cap, np.bool_), np.zeros(arena_cap, np.int32),
          np.zeros(arena_cap, np.uint64), np.zeros(arena_cap, np.int8), np.zeros((arena_cap, R), np.int16),
          np.zeros((arena_cap, R), np.int8), np.zeros((arena_cap, R), np.bool_), np.zeros(arena_cap, np.int8),
@@ -211,7 +211,7 @@ def moves(G, A, LT, X, B, Z, W, bh, me, rh):
         cap = buf.shape[0]
         n = _search(G[0], G[1], G[2], letters, blanks, r, G[3], G[4], G[5], G[6], G[7], G[8], L, G[9], G[10],
                     X[2][xi], X[3][xi], X[4][xi], buf, cap, G[11], G[12], G[13], G[14], G[15], 0, False,
-                    np.uint64(0), G[16], G[19], G[17], G[18])
+                    np.uint64(0), G[16], G[17], G[18], G[19])
         if n > cap:
             C[C_ABORT] = AB_BUFFER
             return -1
