@@ -521,7 +521,11 @@ def test_child_endgame(engine, pack_es):
 
     board, racks, rest = HARD_ES.split(" ", 2)
     e.send(f"position cgp {board} {racks.split('/')[0]}/ {rest}")
-    nodes = lambda ls: int(_infos(ls, "endgame")[0][_infos(ls, "endgame")[0].index("nodes") + 1])  # noqa: E731
+
+    def nodes(lines):  # the nodes of the go's info endgame line
+        info = _infos(lines, "endgame")[0]
+        return int(info[info.index("nodes") + 1])
+
     assert nodes(e.go("go auto")) <= 20_000
     timed = e.go("go auto movetime 2000")
     assert nodes(timed) > 30_000 and "info string endgame value not exact: a horizon estimate" in " ".join(timed)
