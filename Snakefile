@@ -17,7 +17,7 @@ for _d in sorted(Path("lexicons").iterdir()):
 # Every artifact of a pack; the manifest depends on all of them.
 PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
         "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "graph/meta.json",
-        "bingo/meta.json", "long_alphagrams/meta.json", "manifest.json"]
+        "bingo/meta.json", "long_alphagrams/meta.json", "tile_power.parquet", "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
 COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
@@ -113,6 +113,14 @@ rule long_alphagrams:
     output: "build/{lang}/long_alphagrams/zobrist.npy", "build/{lang}/long_alphagrams/hashes.npy",
             "build/{lang}/long_alphagrams/meta.json"
     shell: "{PY} -m pipeline.long_alphagrams {input.spec} {input.words} build/{wildcards.lang}/long_alphagrams"
+
+# Each tile's scoring power: the points it adds to the best non-bingo move, measured with the
+# move generator on the boards of greedy self-play games (heuri.evaluate's Heuri5).
+rule tile_power:
+    input: spec="lexicons/{lang}/spec.toml", graph="build/{lang}/graph/meta.json", keyset="build/{lang}/keys.json",
+           code=code("tile_power") + ["runtime/heuri/movegen.py"]
+    output: "build/{lang}/tile_power.parquet", "build/{lang}/tile_power.json"
+    shell: "{PY} -m pipeline.tile_power {input.spec} build/{wildcards.lang}"
 
 rule manifest:
     input:

@@ -30,6 +30,10 @@ from .long_alphagrams import build_step as _long_step  # noqa: E402  (heuri.move
 
 EXTRA_STEPS.append(_long_step)
 
+from .tile_power import build_step as _power_step  # noqa: E402  (heuri.evaluate's Heuri5)
+
+EXTRA_STEPS.append(_power_step)
+
 
 def build_pack(spec_file: Path, outdir: Path) -> dict:
     """Run every pipeline step for one language into ``outdir``; returns the manifest.

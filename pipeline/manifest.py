@@ -37,6 +37,16 @@ def _long_counts(builddir: Path) -> dict:
     return {"long_alphagrams": json.loads(meta.read_text(encoding="utf-8"))["alphagrams"]}
 
 
+def _power_counts(builddir: Path) -> dict:
+    """``tile_power_boards`` and ``tile_power_racks`` (the sample of pipeline/tile_power.py)
+    when that artifact is there."""
+    meta = builddir / "tile_power.json"
+    if not meta.is_file():
+        return {}
+    m = json.loads(meta.read_text(encoding="utf-8"))
+    return {"tile_power_boards": m["boards"], "tile_power_racks": m["racks"]}
+
+
 def build_manifest(spec_file: Path, builddir: Path, out: Path, wordlist: Path | None = None) -> dict:
     """Pipeline step: counts and checksums → manifest.json; a copy of the spec goes beside
     it (``spec.toml``) so that a pack folder is self-contained.
@@ -72,6 +82,7 @@ def build_manifest(spec_file: Path, builddir: Path, out: Path, wordlist: Path | 
             "anagram_buckets": pq.read_metadata(builddir / "anagrams.parquet").num_rows,
             **keys,
             **_long_counts(builddir),
+            **_power_counts(builddir),
         },
         "rejected": {k: v for k, v in rejects.items() if k not in ("kept", "input")},
         "wordlist_entries": rejects["input"],

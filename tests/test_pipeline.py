@@ -308,3 +308,54 @@ def test_long_alphagrams_tiny(tiny_pack):
     ttt = np.array(spec.parse_tiles("TTT"), np.uint8)
     assert np.isin(tile_hashes(z, beat, np.array([0, 4])), h).all()
     assert not np.isin(tile_hashes(z, ttt, np.array([0, 3])), h).any()
+
+
+# -- each tile's scoring power (pipeline/tile_power.py) -------------------------------------
+
+def test_fit_power_recovers_a_linear_model():
+    """Scores made exactly as board level + Σ counts·w: the fit gives w back, centred on the
+    distribution (the board levels cancel in the fixed effects)."""
+    from pipeline.tile_power import fit_power
+
+    rng = np.random.default_rng(5)
+    w = np.array([4.0, -1.0, 0.5, 2.0])
+    dist = np.array([3, 5, 2, 1])
+    counts = rng.integers(0, 3, size=(400, 4))
+    board = np.repeat(np.arange(40), 10)
+    scores = 30 + 7 * board + counts @ w
+    got = fit_power(counts, scores, board, dist)
+    assert np.allclose(got, w - (dist @ w) / dist.sum())
+    assert abs(dist @ got) < 1e-9
+
+
+def test_tile_power_real(real_pack):
+    """The real packs: one row a tile kind, centred on the distribution, the Z the most
+    powerful tile of all three languages (10 points and common two-letter words), the
+    blank worth a few points, the sample's size in the manifest."""
+    spec = real_pack.spec
+    w = real_pack.tile_power
+    assert w.shape == (spec.n_kinds,)
+    assert abs(np.asarray(spec.distribution()) @ w) < 1e-6
+    z = spec.tiles.index("Z")
+    assert int(np.argmax(w)) == z and w[z] > 10
+    assert 3 < w[spec.blank] < 8
+    meta = json.loads((real_pack.root / "tile_power.json").read_text(encoding="utf-8"))
+    assert meta["boards"] > 500 and meta["racks"] == 30 * meta["boards"]
+    assert real_pack.manifest["counts"]["tile_power_boards"] == meta["boards"]
+
+
+def test_tile_power_boards_are_deterministic(pack_en):
+    """The greedy games that make the boards replay from their seed."""
+    from pipeline.tile_power import midgame_boards
+
+    a = midgame_boards(pack_en, games=2)
+    b = midgame_boards(pack_en, games=2)
+    assert len(a) == len(b) > 5
+    assert all((x[0] == y[0]).all() and (x[2] == y[2]).all() for x, y in zip(a, b))
+
+
+def test_tile_power_tiny(tiny_pack):
+    """The tiny lexicon never reaches a midgame board: no sample, every power 0."""
+    meta = json.loads((tiny_pack.root / "tile_power.json").read_text(encoding="utf-8"))
+    assert meta["boards"] == 0 and meta["racks"] == 0
+    assert not tiny_pack.tile_power.any()

@@ -147,6 +147,21 @@ class LanguagePack:
         return bingo_index(self)
 
     @cached_property
+    def tile_power(self) -> np.ndarray:
+        """Each tile's scoring power, (K,) float64 points indexed by tile id (blank last):
+        what one tile on the rack adds to the best non-bingo move, against an average tile
+        of the set (pipeline/tile_power.py; Heuri5's leave term). Raises PackError when the
+        pack was built without it."""
+        path = self.root / "tile_power.parquet"
+        if not path.is_file():
+            raise PackError(f"{path}: the {self.code} pack has no tile_power artifact (built before it); "
+                            f"{_build_hint(self.code)}")
+        t = self.table("tile_power")
+        power = np.zeros(self.spec.n_kinds, np.float64)
+        power[t.column("id").to_numpy().astype(np.int64)] = t.column("power").to_numpy()
+        return power
+
+    @cached_property
     def words(self) -> frozenset[str]:
         """Every word of the pack as its normalised spelling (``"CHICAS"``)."""
         return frozenset(self.table("words").column("word").to_pylist())
