@@ -406,3 +406,58 @@ def test_heuri4_future_values_a_kept_blank_on_the_turn_after(pack_en):
     assert np.array_equal(late.v, late0.v)
     with pytest.raises(EvaluatorError, match="future must be >= 0"):
         make_evaluator(pack_en, "heuri4", future=-1)
+
+
+def test_heuri5_adds_the_scoring_power_of_the_next_rack(pack_en):
+    """heuri4@power=w adds w·(1 − p(L))·(Σ_x L_x·w_x + t·w̄_U) to v (top=0: every move by
+    δ of the current board, so p is the ranking's own p), w the pack's tile power, t the
+    tiles drawn, w̄_U the mean power of the unseen tiles; heuri5 is heuri4 with power 1
+    and the opponent's lanes at 3."""
+    spec = pack_en.spec
+    b, bl, _ = midgame(pack_en, 18)  # a board that leaves a Z and an X unseen
+    rack = vec(spec, "AEIRSXZ")
+    opts = dict(top=0, leave=False, opponent=0.0)
+    base = make_evaluator(pack_en, "heuri4", **opts).rank_arrays(b, bl, rack)
+    pw = make_evaluator(pack_en, "heuri4", power=0.5, **opts).rank_arrays(b, bl, rack)
+    w = pack_en.tile_power
+    U = augmented_bag(spec, b, bl, rack)
+    wbar = float(U @ w) / U.sum()
+
+    def by_move(r):
+        return {_record_key(r.moves[i]): i for i in range(len(r))}
+
+    ib, ip = by_move(base), by_move(pw)
+    assert ib.keys() == ip.keys()
+    for key, i in ib.items():
+        if base.moves["kind"][i] == 2:  # the pass: its ranking shows p = 0 (see rank_arrays)
+            continue
+        L = base.leaves[i].astype(np.int64)
+        want = 0.5 * (1 - base.p[i]) * (L @ w + (7 - L.sum()) * wbar)
+        assert pw.v[ip[key]] - base.v[i] == pytest.approx(want, abs=1e-9)
+    # keeping the Z and the X is worth points; keeping an I costs a little
+    z, x, i_ = (spec.tiles.index(t) for t in "ZXI")
+    assert w[z] > 10 and w[x] > 5 and -3 < w[i_] < 0
+    # with the bag empty a kept tile is the endgame's business: no power term
+    end = make_evaluator(pack_en, "heuri4", power=0.5, **opts).rank_arrays(b, bl, rack, bag_size=0)
+    end0 = make_evaluator(pack_en, "heuri4", **opts).rank_arrays(b, bl, rack, bag_size=0)
+    assert np.array_equal(end.v, end0.v)
+    h5 = make_evaluator(pack_en, "heuri5")
+    assert (h5.power, h5.opponent) == (1.0, 3.0)
+    with pytest.raises(EvaluatorError, match="power must be >= 0"):
+        make_evaluator(pack_en, "heuri4", power=-1)
+
+
+def test_heuri5_needs_the_tile_power_artifact(pack_en, tmp_path):
+    """A pack built without tile_power.parquet: heuri5's first decision says which artifact
+    is missing and how to build it; heuri4 still plays."""
+    from heuri.errors import PackError
+    from heuri.pack import load_pack
+
+    for f in pack_en.root.iterdir():  # the en pack, less its tile power
+        if not f.name.startswith("tile_power"):
+            (tmp_path / f.name).symlink_to(f.resolve())
+    bare = load_pack(tmp_path)
+    b, bl, rack = midgame(pack_en, 3)
+    assert make_evaluator(bare, "heuri4").rank_arrays(b, bl, rack).moves[0] is not None
+    with pytest.raises(PackError, match=r"tile_power.*snakemake --cores 2 en"):
+        make_evaluator(bare, "heuri5").rank_arrays(b, bl, rack)

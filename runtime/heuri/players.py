@@ -17,6 +17,10 @@ Names (``heuri match --p1 NAME``):
   (:class:`heuri.evaluate.Heuri4`), every bingo valued less the mean non-bingo score;
   ``heuri4-leave``, ``heuri4-opp`` and ``heuri4-offset`` have one of the three each;
   ``heuri4-lanes``: heuri3 with e half by δ after the move, half by every key landing;
+- ``heuri5``: heuri4 plus the scoring power of the next rack (the points its tiles add to a
+  non-bingo move, :attr:`heuri.pack.LanguagePack.tile_power`), the opponent's lanes
+  weighted 3 (:class:`heuri.evaluate.Heuri5`); ``heuri5-peg`` and ``heuri5-noend`` as
+  heuri4's;
 - ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
   (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
   ordinary move instead of 27), and for the engines that search the endgame the search's
@@ -33,7 +37,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg']
 """
 from __future__ import annotations
 
@@ -65,9 +69,12 @@ ENGINES: dict[str, tuple[str, bool]] = {
     "heuri4-opp": ("heuri4-opp", True),
     "heuri4-offset": ("heuri4-offset", True),
     "heuri4-lanes": ("heuri4-lanes", True),
+    "heuri5": ("heuri5", True),
+    "heuri5-noend": ("heuri5", False),
+    "heuri5-peg": ("heuri5", True),
 }
 #: engines that also search the pre-endgame
-PEG_ENGINES = {"heuri3-peg": "heuri3", "heuri4-peg": "heuri4"}
+PEG_ENGINES = {"heuri3-peg": "heuri3", "heuri4-peg": "heuri4", "heuri5-peg": "heuri5"}
 #: the largest bag the match players' pre-endgame search takes (tiles); above it they play
 #: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
 PEG_MAX_BAG = 1

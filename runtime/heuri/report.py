@@ -142,16 +142,23 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
 
 def equity_formula(engine: str) -> str:
     """What the pages say ``v`` is for ``engine`` (a :mod:`heuri.players` name, options
-    allowed): heuri4 and its variants subtract two terms from Heuri's ``j + e``.
+    allowed): heuri4 and its variants subtract two terms from Heuri's ``j + e``; heuri5
+    weights the second by 3 and adds the tiles' scoring power.
 
     >>> equity_formula("heuri3")
     'v = j + e'
     >>> equity_formula("heuri4-noend")[:22]
     'v = j + e − c − Δe_opp'
+    >>> equity_formula("heuri5-peg")[:28]
+    'v = j + e − c − 3·Δe_opp + P'
     """
     from .players import ENGINES
 
     evaluator = ENGINES.get(engine.partition("@")[0], ("", False))[0]
+    if evaluator == "heuri5":
+        return ("v = j + e − c − 3·Δe_opp + P (heuri5: minus the next rack's handicap cost c and "
+                "the change Δe_opp the move makes to the opponent's bingo expectation, plus P, the "
+                "points the next rack's tiles add to a move that is not a bingo)")
     if evaluator.startswith("heuri4"):
         return ("v = j + e − c − Δe_opp (heuri4: minus the next rack's handicap cost c and the "
                 "change Δe_opp the move makes to the opponent's bingo expectation)")
