@@ -278,9 +278,9 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
     assert rc == 2 and "give --force" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert main(["analyze", str(selfplay[0]), "--lang", "es", "--out", str(out), "--force", "--quiet"]) == 0
-    assert set(pl.read_parquet(out / "turns.parquet")["engine"]) == {"heuri4"}  # heuri.DEFAULT_ENGINE
-    # heuri4's v is not j + e: the pages say what it subtracts
-    assert "v = j + e − c − Δe_opp" in (out / "index.html").read_text(encoding="utf-8")
+    assert set(pl.read_parquet(out / "turns.parquet")["engine"]) == {"heuri5"}  # heuri.DEFAULT_ENGINE
+    # heuri5's v is not j + e: the pages say what it subtracts and adds
+    assert "v = j + e − c − 3·Δe_opp + P" in (out / "index.html").read_text(encoding="utf-8")
 
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):

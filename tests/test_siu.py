@@ -357,7 +357,7 @@ def test_child_handshake_exact(pack_es):
         "id author heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)",
         "capability gen endgame peg auto stream stop",
         "option name Lexicon type string default es",
-        "option name Engine type combo default heuri4 var heuri4 var heuri3 var heuri2 var heuri1 var greedy",
+        "option name Engine type combo default heuri5 var heuri5 var heuri4 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",
         f"option name K type string default {lines[6].split()[6]}",
         "option name Threads type spin default 1 min 1 max 1",
@@ -575,14 +575,14 @@ def test_child_peg(engine, pack_es):
     from test_peg import ONE_IN_BAG
 
     e = engine
-    e.send("setoption name Engine value heuri4")  # the default; an earlier test may have set another
+    e.send("setoption name Engine value heuri4")  # an earlier test may have set another
     e.send(f"position cgp {ONE_IN_BAG}")
     lines = e.go("go peg")
     peg = _infos(lines, "peg")
     assert peg and all(p[2] == "move" and p[4] == "win" for p in peg)
     wins = [float(p[5]) for p in peg]
     assert wins == sorted(wins, reverse=True) and lines[-1] == f"bestmove {peg[0][3]}"
-    # the candidates are the session Engine's: heuri4 (the default) adds 13J .OCO to heuri3's five
+    # the candidates are the session Engine's: heuri4 adds 13J .OCO to heuri3's five
     assert len(peg) == 6
     e.send("setoption name Engine value heuri3")
     e.send(f"position cgp {ONE_IN_BAG}")

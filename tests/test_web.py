@@ -61,7 +61,7 @@ def test_best_equals_heuri_best(client, capsys, midgame):
                              "--engine", "heuri3")
     # no engine named: the same default as heuri best's
     d = client.post("/api/best", json={"lang": "es", "cgp": midgame, "top": 8}).json()
-    assert d["engine"] == "heuri4"
+    assert d["engine"] == "heuri5"
     assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", midgame, "--json", "--top", "8")
     # the opening with [CH] and a blank: 8D [CH]IScARE, 80 points, as the README's SIU session
     d = client.post("/api/best", json={"lang": "es", "cgp": OPENING, "top": 5, "engine": "heuri2"}).json()
@@ -146,9 +146,10 @@ def test_game_view_steps_a_record(client):
     assert d["turns"][14]["kind"] == "pass" and d["turns"][14]["svg"].count(' played"') == 0
     a = client.post("/api/game", json={"path": str(GAME), "analyze": True}).json()
     mine = next(t for t in a["turns"] if t["rack"] == "ABDJ[LL]TU")
-    # ranked by heuri analyze's default, heuri4 (heuri3 played the game): heuri4 prefers E9 [LL]AJU.
-    assert a["engine"] == "heuri4" and mine["move"] == "10H TU[LL].D" and mine["best"] == "E9 [LL]AJU."
-    assert round(mine["equity_lost"], 2) == 2.00
+    # ranked by heuri analyze's default, heuri5 (heuri3 played the game): heuri5 prefers E8 TA[LL]UD.
+    # (heuri4 preferred E9 [LL]AJU., 2.00 points)
+    assert a["engine"] == "heuri5" and mine["move"] == "10H TU[LL].D" and mine["best"] == "E8 TA[LL]UD."
+    assert round(mine["equity_lost"], 2) == 2.98
     assert all(t["equity_lost"] is None or t["equity_lost"] >= 0 for t in a["turns"])
 
 

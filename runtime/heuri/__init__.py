@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 #: the engine a front end uses when none is named (``heuri best``, SIU's ``Engine``, ``heuri
 #: serve``): the strongest measured one (README, "Strength against the peers"). Kept here,
 #: not in heuri.evaluate, so that the command line's parser needs no compiled code.
-DEFAULT_ENGINE = "heuri4"
+DEFAULT_ENGINE = "heuri5"
 
 from .errors import HeuriError, PackError, SpecError, TileError, WordListError  # noqa: E402
 from .pack import LanguagePack, load_pack  # noqa: E402

@@ -11,8 +11,9 @@ Polars table written as Parquet), a summary, and what a front end needs to draw 
 
 What a turn is valued by (HEURI.md): ``v = j + e``, with ``j`` the move's score (points)
 and ``e`` the expected value of a bingo next turn from the leave (points; ``p`` its
-probability); heuri4 (the default) also subtracts its leave and opponent terms
-(:class:`heuri.evaluate.Heuri4`), and the pages say so (:func:`heuri.report.equity_formula`). The *equity lost* of a turn is ``v(best) − v(played)`` (points, ≥ 0), where
+probability); heuri4 and heuri5 (the default) also subtract their leave and opponent
+terms, heuri5 adds the tiles' scoring power (:class:`heuri.evaluate.Heuri4`,
+:class:`heuri.evaluate.Heuri5`), and the pages say so (:func:`heuri.report.equity_formula`). The *equity lost* of a turn is ``v(best) − v(played)`` (points, ≥ 0), where
 the best is the top of the engine's own ranking, so the engine's own choice loses 0.
 The played move's ``v`` is always computed with δ of the board after it (Heuri_3's exact
 value), whether or not the ranking re-valued it; when that exact value is above the
@@ -234,8 +235,8 @@ class Analyzer:
     """Analyses records with one engine; keeps each language's pack, evaluator and endgame
     search between games (build one per process).
 
-    ``engine``: an engine name of :mod:`heuri.players` (``heuri4``, the default
-    :data:`heuri.DEFAULT_ENGINE`, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
+    ``engine``: an engine name of :mod:`heuri.players` (``heuri5``, the default
+    :data:`heuri.DEFAULT_ENGINE`, ``heuri4``, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
     variant: no endgame search); ``packs``: ``{lang:
     LanguagePack}`` already loaded, used instead of loading them again (a server shares
     its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""

@@ -749,13 +749,13 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
     p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
-    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4"), default=DEFAULT_ENGINE,
+    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4", "heuri5"), default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
     p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")
-    p.add_argument("--top-n", type=int, default=None, help="heuri3, heuri4: placements re-valued with δ after the move (default 20)")
-    p.add_argument("--exact", action="store_true", help="heuri3, heuri4: re-value every placement with δ after the move")
+    p.add_argument("--top-n", type=int, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
+    p.add_argument("--exact", action="store_true", help="heuri3-5: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
 
@@ -784,7 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")
     p.add_argument("games", nargs="+", help="GCG files or folders of them (searched recursively)")
     p.add_argument("--lang", help="language pack for every record; default: from each record's #lexicon")
-    p.add_argument("--engine", default=DEFAULT_ENGINE, help="engine to rank with (heuri4, heuri3, heuri2, heuri1, "
+    p.add_argument("--engine", default=DEFAULT_ENGINE, help="engine to rank with (heuri5, heuri4, heuri3, heuri2, heuri1, "
                    f"greedy, or a -noend variant: no endgame search); default {DEFAULT_ENGINE}")
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")

@@ -602,7 +602,7 @@ def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None
 
 
 # -- the heuri engine ---------------------------------------------------------------------------
-ENGINE_CHOICES = ("heuri4", "heuri3", "heuri2", "heuri1", "greedy")  # the default (heuri.DEFAULT_ENGINE) first
+ENGINE_CHOICES = ("heuri5", "heuri4", "heuri3", "heuri2", "heuri1", "greedy")  # the default (heuri.DEFAULT_ENGINE) first
 DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5 (heuri.evaluate's default)
 DEFAULT_BEST_N = 20  # heuri.evaluate.Heuri3's ``top``: placements re-valued with δ after the move
 

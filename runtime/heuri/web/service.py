@@ -45,7 +45,8 @@ MAX_GCG_EVENTS = 300
 MAX_ROWS = 5000
 #: games against heuri kept in memory (the oldest is dropped past it)
 MAX_GAMES = 200
-ENGINES = (DEFAULT_ENGINE, "heuri3", "heuri2", "heuri1", "greedy")  # the default first: the page's choice
+# the default first: the page's choice
+ENGINES = tuple(dict.fromkeys((DEFAULT_ENGINE, "heuri5", "heuri4", "heuri3", "heuri2", "heuri1", "greedy")))
 #: the columns of heuri.analyze's rows a game view's turn carries
 ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
                  "missed_bingo", "best_bingo", "note")
