@@ -79,14 +79,14 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     assert main(["best", "--lang", "es", "--cgp", cgp, "--json", "--top", "1"]) == 0
     top = json.loads(capsys.readouterr().out.splitlines()[0])
     first = page.locator("#moves tbody tr").first
-    assert first.locator("td.mv").first.inner_text() == top["move"] == "8D [CH]IScARE"
+    assert first.locator("td.mv").first.inner_text() == top["move"] == "8D [CH]ER[ch]AIS"
     assert first.locator("td").nth(2).inner_text() == str(top["j"]) == "80"
     first.click()
     page.wait_for_selector("#preview:not([hidden])")
     assert page.locator("#pos-board g.tile.played").count() == 7
     page.check("#lanes")  # the overlay: lanes drawn on the preview's empty squares
     page.click("#apply")
-    page.wait_for_function("document.querySelector('#cgp').value.includes('3[CH]IScARE5')")
+    page.wait_for_function("document.querySelector('#cgp').value.includes('3[CH]ER[ch]AIS5')")
     assert page.locator("#pos-board g.tile").count() == 7 and page.input_value("#rack") == ""
     assert page.locator("#pos-board rect.lane").count() > 20
     # edit the board: a click on 9H, a letter, then the same square cleared
@@ -97,7 +97,7 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     page.wait_for_function("document.querySelector('#cgp').value.split('/')[8] === '15'")
     page.fill("#rack", "DEJOQUS")
     page.click("#rank")
-    page.wait_for_function("(document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E4 QUEJ.DOS'")
+    page.wait_for_function("(document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU.JO'")
     page.locator("#moves tbody tr").first.click()
     page.wait_for_selector("#preview:not([hidden])")
     shot = shots / "serve-position.png"
