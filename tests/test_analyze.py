@@ -286,8 +286,9 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
     cases = require_cases()
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl", "--out", str(tmp_path / "a"), "--quiet"])
-    out = capsys.readouterr().out
-    assert rc == 1 and "no language 'pl'" in out and "snakemake --cores 2" in out and "pl" in out
+    err = capsys.readouterr().err  # refused before anything is written
+    assert rc == 2 and "no language 'pl'" in err and "snakemake --cores 2 pl" in err
+    assert not (tmp_path / "a").exists()
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--out", str(tmp_path / "b"), "--quiet"])
     assert rc == 1 and "cannot tell the language" in capsys.readouterr().out
     monkeypatch.setenv("HEURI_BUILD", str(tmp_path / "empty"))

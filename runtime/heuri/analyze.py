@@ -231,6 +231,21 @@ def _leave_text(spec, lv) -> str:
 
 
 # -- the analyser ------------------------------------------------------------------------------
+def load_pack_or_hint(lang: str):
+    """:func:`heuri.pack.load_pack` of ``lang``; for a language with no folder in lexicons/
+    the PackError also says how to add and build one."""
+    from .pack import load_pack
+
+    try:
+        return load_pack(lang)
+    except PackError as e:
+        msg = str(e)
+        if "snakemake" not in msg:  # an unknown language: say how to add and build one
+            msg += (f"; to add it, write lexicons/{lang}/spec.toml and a word list (README: Add a "
+                    f"language), then build it with: snakemake --cores 2 {lang}")
+        raise PackError(msg) from None
+
+
 class Analyzer:
     """Analyses records with one engine; keeps each language's pack, evaluator and endgame
     search between games (build one per process).
@@ -256,16 +271,8 @@ class Analyzer:
         naming the command that builds the pack (or adds the language)."""
         if lang not in self._by_lang:
             from .evaluate import make_evaluator
-            from .pack import load_pack
 
-            try:
-                pack = self._packs.get(lang) or load_pack(lang)
-            except PackError as e:
-                msg = str(e)
-                if "snakemake" not in msg:  # an unknown language: say how to add and build one
-                    msg += (f"; to add it, write lexicons/{lang}/spec.toml and a word list (README: Add a "
-                            f"language), then build it with: snakemake --cores 2 {lang}")
-                raise PackError(msg) from None
+            pack = self._packs.get(lang) or load_pack_or_hint(lang)
             search = None
             if self.endgame:
                 from .players import match_endgame

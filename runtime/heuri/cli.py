@@ -495,6 +495,10 @@ def cmd_analyze(args) -> int:
 
     from .analyze_batch import run_batch
 
+    if args.lang:  # a wrong --lang would fail every record: say so before anything is written
+        from .analyze import load_pack_or_hint
+
+        load_pack_or_hint(args.lang)
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
                     jobs=args.jobs, force=args.force, progress=not args.quiet)
     con = Console() if sys.stdout.isatty() else Console(width=120)
