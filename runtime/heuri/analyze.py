@@ -290,8 +290,11 @@ class Analyzer:
         game = source if isinstance(source, GcgGame) else read_gcg(Path(source))
         code = lang or game.guess_language()
         if not code:
+            from .pack import build_root
+
+            built = sorted(p.parent.name for p in build_root().glob("*/manifest.json"))
             raise AnalysisError(f"{game.path or '<gcg>'}: cannot tell the language (no #lexicon or "
-                                f"#tile-distribution that names it); give --lang es|en|fr")
+                                f"#tile-distribution that names it); give --lang {'|'.join(built) or 'LANG'}")
         pack, ev, search = self.tools(code)
         return _analyze(game, pack, ev, search, self.engine, player,
                         game_id or (Path(game.path).stem if game.path else "game"))
