@@ -382,6 +382,24 @@ def test_compiled_search_equals_python_search(request, lang, seed, nodes):
         assert replay_pv(pack, pos, b.pv) == (b.value, True)
 
 
+
+@pytest.mark.parametrize("lang,seeds", [("es", range(0, 8)), ("en", range(0, 4))])
+def test_compiled_width_limited_search_equals_python_search(request, lang, seeds):
+    """A width limit (the match players' second endgame step) runs compiled and searches the
+    tree of the Python one: every list cut to its best 5 placements by the search order (the
+    ways out kept), so nothing is proven; with limits that let both finish every depth, the
+    same value, move, principal variation, depth and node count on real full-rack endgames
+    (es seeds 0-7: values 19, 27, 41, -9, 22, 17, 7, 48)."""
+    pack = request.getfixturevalue(f"pack_{lang}")
+    for seed in seeds:
+        pos = _full_rack_endgame(pack, seed)
+        es = EndgameSearch(pack, width=5, max_nodes=10 ** 6, max_generations=10 ** 6)
+        a, b = es.search_py(pos), es.search(pos)
+        assert not b.stopped and not b.exact
+        assert (b.value, b.move, b.depth, b.pv, b.nodes) == (a.value, a.move, a.depth, a.pv, a.nodes), seed
+        if lang == "es":
+            assert b.value == (19, 27, 41, -9, 22, 17, 7, 48)[seed]
+
 HARD_ES = ("11AD1H/3B5VELI[LL]O/3R7EX1[RR]/3U6FU2O/3Z5CID3/3A5UÑO1P1/3S6A2R1/2GE2SATINARE1/2I2TUL2A2N1/"
            "2MOYO7D1/2O1ANSaRES2I1/2T4J5O1/2E1EMPALICA3/2E4B7/LUN[CH]3ASESTADO ADEGOR?/CCEEHNQ 510/406 0")
 

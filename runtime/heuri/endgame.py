@@ -9,7 +9,8 @@ Method (the scheme of Macondo's and MAGPIE's solvers). :meth:`EndgameSearch.sear
 compiled (:mod:`heuri.endgame_core`: every node in numba, the move generator's compiled walk
 called from inside, the tables as preallocated arrays); :meth:`EndgameSearch.search_py` is
 the same search in Python around the compiled move generator (the reference the tests compare
-with; :meth:`EndgameSearch.analyse` and width-limited searches use it). Both:
+with; :meth:`EndgameSearch.analyse` uses it). A width limit (the match players' second,
+width-limited step) runs compiled too. Both:
 
 - negamax with alpha-beta pruning (Knuth & Moore, "An analysis of alpha-beta pruning",
   Artificial Intelligence 6, 1975) over every placement and the pass of each position;
@@ -910,14 +911,14 @@ class EndgameSearch:
 
     def search(self, position, on_depth=None) -> EndgameResult | None:
         """Solve ``position`` (a :class:`heuri.game.Position` with an empty bag) for the
-        player to move: the compiled search (:mod:`heuri.endgame_core`) when it can run (a
-        full-width search and the move generator's compiled internals usable), else the
+        player to move: the compiled search (:mod:`heuri.endgame_core`) when it can run (the
+        move generator's compiled internals usable; a width limit too), else the
         Python one (:meth:`search_py`; the same values). Returns an :class:`EndgameResult`,
         or None when the first iteration does not fit the limits (play the fallback).
         ``on_depth(value, depth, exact)`` is called after each completed iteration. Raises
         EndgameError when the bag is not empty, a rack is unknown, or the racks and board
         need more tiles than the set holds."""
-        if self.width is None and self.compiled and self._gen.fast:
+        if self.compiled and self._gen.fast:
             return self._search_core(position, on_depth)
         return self.search_py(position, on_depth)
 
@@ -982,6 +983,7 @@ class EndgameSearch:
         C[:] = 0
         C[core.C_N], C[core.C_L], C[core.C_CAP] = self.N, self.L, A[0].shape[0]
         C[core.C_MAXN], C[core.C_MAXG], C[core.C_MAXSL] = self.max_nodes, self.max_generations, self.max_scoreless
+        C[core.C_WIDTH] = self.width or 0
         B[0][:] = self._letters
         B[1][:] = self._blanks
         B[4][:] = -1

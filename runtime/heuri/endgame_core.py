@@ -47,7 +47,8 @@ PROVEN = 1000
 EXACT, LOWER, UPPER = 0, 1, 2
 
 # counters (W[3])
-C_NODES, C_GENS, C_MAXN, C_MAXG, C_TOP, C_ABORT, C_STALE, C_MAXSL, C_N, C_L, C_CAP = range(11)
+# C_WIDTH: placements kept per list (0: all; EndgameSearch's width, the ways out always kept)
+C_NODES, C_GENS, C_MAXN, C_MAXG, C_TOP, C_ABORT, C_STALE, C_MAXSL, C_N, C_L, C_CAP, C_WIDTH = range(12)
 N_COUNTERS = 16
 # abort reasons
 AB_LIMIT, AB_BUFFER, AB_ARENA = 1, 2, 3
@@ -79,7 +80,7 @@ def make_state(ctx, N, L, R, max_ply, arena_cap, tt_bits, list_bits, cross_bits,
          np.zeros(arena_cap, np.int8), np.zeros(arena_cap, np.bool_), np.zeros(arena_cap, np.int8))
     nl = 1 << list_bits
     LT = (np.zeros(nl, np.uint64), np.zeros(nl, np.uint64), np.full(nl, -1, np.int64), np.zeros(nl, np.int64),
-          np.zeros(nl, np.int64))
+          np.zeros(nl, np.int64), np.zeros(nl, np.bool_))
     nt = 1 << tt_bits
     T = (np.zeros(nt, np.uint64), np.zeros(nt, np.uint64), np.zeros(nt, np.uint64), np.zeros(nt, np.int32),
          np.zeros(nt, np.int8), np.zeros(nt, np.int16), np.zeros(nt, np.int32), np.zeros(nt, np.int32),
@@ -215,16 +216,26 @@ def moves(G, A, LT, X, B, Z, W, bh, me, rh):
         if n > cap:
             C[C_ABORT] = AB_BUFFER
             return -1
+    key = np.empty(n, np.int64)
+    outs = 0
+    for k in range(n):
+        sc = np.int64(buf[k, 52]) | (np.int64(buf[k, 53]) << 8) | (np.int64(buf[k, 54]) << 16)
+        o = np.int64(buf[k, 50]) == total
+        outs += 1 if o else 0
+        key[k] = -(sc + (100_000 if o else 0))
+    order = np.argsort(key, kind="mergesort")
+    # a width limit keeps the first moves of the order, every way out among them
+    # (heuri.endgame.EndgameSearch._moves); a cut list proves nothing
+    width = C[C_WIDTH]
+    cut = False
+    if width > 0 and n > width:
+        keep = max(width, outs)
+        cut = keep < n
+        n = keep
     top = C[C_TOP]
     if top + n > C[C_CAP]:
         C[C_ABORT] = AB_ARENA
         return -1
-    key = np.empty(n, np.int64)
-    for k in range(n):
-        sc = np.int64(buf[k, 52]) | (np.int64(buf[k, 53]) << 8) | (np.int64(buf[k, 54]) << 16)
-        o = np.int64(buf[k, 50]) == total
-        key[k] = -(sc + (100_000 if o else 0))
-    order = np.argsort(key, kind="mergesort")
     zb = Z[0]
     lead = 0
     for q in range(n):
@@ -272,6 +283,7 @@ def moves(G, A, LT, X, B, Z, W, bh, me, rh):
     LT[2][i] = top
     LT[3][i] = n
     LT[4][i] = lead
+    LT[5][i] = cut
     return i
 
 
@@ -494,12 +506,13 @@ def negamax(G, A, LT, T, X, B, Z, W, bh, me, rme, vme, opp, ropp, vopp, sl, dept
     start = LT[2][li]
     n = LT[3][li]
     lead = LT[4][li]
+    uncut = not LT[5][li]  # no width limit cut the list
     sl1 = sl + 1
     ends = sl1 >= max_sl
     if depth == 1:
         # (heuri.endgame.EndgameSearch._last_ply) one placement left: the whole list valued
         # at once
-        best, best_i, proven = -INF, np.int64(-2), True
+        best, best_i, proven = -INF, np.int64(-2), uncut
         if n:
             kb = -1
             kp = -1
@@ -526,7 +539,7 @@ def negamax(G, A, LT, T, X, B, Z, W, bh, me, rme, vme, opp, ropp, vopp, sl, dept
                     return bp, True
                 tt_store(T, k1, rme, ropp, best, LOWER, 1, best_i)
                 return best, False
-            proven = allterm
+            proven = proven and allterm
         if ends:
             pval, ppr = vopp - vme, True
         elif not proven:
@@ -552,7 +565,7 @@ def negamax(G, A, LT, T, X, B, Z, W, bh, me, rme, vme, opp, ropp, vopp, sl, dept
         if proven:
             _prove(T, s, best, flag)
         return best, proven
-    proven = True
+    proven = uncut
     best = -INF
     best_i = np.int64(-2)
     best_proven = True
