@@ -4,6 +4,7 @@ bag-empty endgames met in self-play.
     python benchmarks/bench_endgame.py [--lang es en] [--games 200] [--engine heuri3-noend]
                                        [--seed 1] [--nodes 1000000] [--time 30] [--save FILE]
                                        [--load FILE] [--first N] [--rows FILE] [--python]
+                                       [--width W] [--generations G]
 
 For each language, plays ``--games`` self-play games of ``--engine`` against itself (seeds
 ``seed, seed+1, ...``) up to the first position with an empty bag and both racks non-empty
@@ -18,6 +19,10 @@ seconds, exact, depth, value, move, CGP, nodes), tab-separated, for comparisons 
 ``benchmarks/compare_magpie_endgame.py``). ``nodes/s``: all the endgames' nodes over all their
 seconds. ``--python``: the search in Python (:meth:`heuri.endgame.EndgameSearch.search_py`,
 the solver before the compiled one) instead of the compiled search; the same values.
+``--width W``: keep W placements a position (a width-limited search, as the match players'
+second endgame step: ``--width 12 --generations 1500 --nodes 20000``); ``--generations``: the
+move-list budget (default: ``--nodes``). The match players' two steps replay with
+``--rows`` of both searches compared line by line.
 """
 from __future__ import annotations
 
@@ -65,6 +70,8 @@ def main() -> int:
     ap.add_argument("--first", type=int, default=None, help="only the first N endgames of each language")
     ap.add_argument("--rows", default=None, help="write one tab-separated line per endgame to this file")
     ap.add_argument("--python", action="store_true", help="the Python search (search_py), not the compiled one")
+    ap.add_argument("--width", type=int, default=None, help="placements kept a position (default: all)")
+    ap.add_argument("--generations", type=int, default=None, help="move lists the search may make (default: --nodes)")
     a = ap.parse_args()
 
     import heuri
@@ -86,7 +93,8 @@ def main() -> int:
         if a.first is not None:
             cgps = cgps[:a.first]
         saved += [(lang, c) for c in cgps]
-        solver = EndgameSearch(pack, max_nodes=a.nodes, max_generations=a.nodes, time_limit=a.time)
+        solver = EndgameSearch(pack, max_nodes=a.nodes, max_generations=a.generations or a.nodes,
+                               time_limit=a.time, width=a.width)
         run = solver.search_py if a.python else solver.search
         run(Position.from_cgp(cgps[0], pack.spec))  # compile / load the numba cache
         secs, exact, nodes, gens, depth, tiles = [], 0, [], [], [], []
