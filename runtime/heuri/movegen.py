@@ -103,6 +103,22 @@ assert MOVE_DTYPE.fields["blank"][1] == _O_BLANK and MOVE_DTYPE.fields["n_tiles"
 
 _MAXN = 15  # largest board the move record holds
 
+# the fields of a frame of the walk's stack (_search: frame k at FR[k * _F_SIZE ...])
+_F_POS = 0
+_F_PH = 1
+_F_NODE = 2
+_F_T = 3
+_F_SUB = 4
+_F_USED = 5
+_F_MAIN = 6
+_F_WM = 7
+_F_CROSS = 8
+_F_NT = 9
+_F_LO = 10
+_F_SEQ = 11
+_F_CAND = 12
+_F_SIZE = 16
+
 
 class MoveGenError(HeuriError):
     """A position given to the move generator is malformed: wrong board shape or dtype, a
@@ -132,6 +148,41 @@ def _popcount(typingctx, x):
     def codegen(context, builder, signature, args):
         fn = builder.module.declare_intrinsic("llvm.ctpop", [llvm_ir.IntType(64)])
         return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _ld(typingctx, a, i):
+    """``a[i]`` of a 1-D array without the negative-index wrap-around (``i >= 0``; the
+    walk's hot loop: numba adds a sign test and an add to every signed index)."""
+    sig = a.dtype(a, i)
+
+    def codegen(context, builder, signature, args):
+        from numba.core import cgutils
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        idx = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [idx], wraparound=False)
+        return context.unpack_value(builder, aryty.dtype, ptr)
+
+    return sig, codegen
+
+
+@intrinsic
+def _st(typingctx, a, i, v):
+    """``a[i] = v`` of a 1-D array without the wrap-around (as :func:`_ld`)."""
+    sig = types.void(a, i, v)
+
+    def codegen(context, builder, signature, args):
+        from numba.core import cgutils
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        idx = context.cast(builder, args[1], signature.args[1], types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [idx], wraparound=False)
+        val = context.cast(builder, args[2], signature.args[2], aryty.dtype)
+        context.pack_value(builder, aryty.dtype, val, ptr)
+        return context.get_dummy_value()
 
     return sig, codegen
 
@@ -766,6 +817,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     CAP = I64[22, :N]
     RV = I64[23, :64]
     f_seq = I64[24]
+    FR = I64[6:17].reshape(11 * I64.shape[1])  # the walk's stack: _F_SIZE int64 a frame (_F_POS ...)
     MK = U64[0, :N]
     f_cand = U64[1]
     HB = U64[2:]
@@ -837,87 +889,88 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
         right_open = a + 1 >= N or LT[a + 1] < 0
         no_single = d == 1 and HS[a]  # a one-tile play here is written across
         sp = 1
-        f_pos[0] = a
-        f_ph[0] = 0
-        f_node[0] = root
-        f_cand[0] = cand0
-        f_sub[0] = 0
-        f_used[0] = -1
-        f_main[0] = 0
-        f_wm[0] = 1
-        f_cross[0] = 0
-        f_nt[0] = 0
-        f_lo[0] = a
+        _st(FR, _F_POS, a)
+        _st(FR, _F_PH, 0)
+        _st(FR, _F_NODE, root)
+        _st(FR, _F_CAND, cand0)
+        _st(FR, _F_SUB, 0)
+        _st(FR, _F_USED, -1)
+        _st(FR, _F_MAIN, 0)
+        _st(FR, _F_WM, 1)
+        _st(FR, _F_CROSS, 0)
+        _st(FR, _F_NT, 0)
+        _st(FR, _F_LO, a)
         while sp > 0:
             f = sp - 1
+            f16 = f * _F_SIZE
             e_n = 0  # moves found this step, written at its end (no call, no refcount)
-            u = f_used[f]
+            u = _ld(FR, f16 + _F_USED)
             if u >= 0:
-                rack[u] += 1
+                _st(rack, u, _ld(rack, u) + (1))
                 if u < L:
                     rmask |= _ONE << np.uint64(u)
-                f_used[f] = -1
-            p = f_pos[f]
+                _st(FR, f16 + _F_USED, -1)
+            p = _ld(FR, f16 + _F_POS)
             isb = False
             t = -1
-            if f_sub[f] == 1:
+            if _ld(FR, f16 + _F_SUB) == 1:
                 # the real tile was tried: now a blank for the same letter, unless the real
                 # tile's subtree found no move (then the blank's finds none either: any
                 # path its rack R - ? + t spells, the real tile's R - t + ? spells with the
                 # blank standing for that t, and the prunes by bound only tighten)
-                f_sub[f] = 0
-                if rack[L] > 0 and ((blank_ok >> np.uint64(f_t[f])) & _ONE) != 0 and seq != f_seq[f]:
-                    t = f_t[f]
+                _st(FR, f16 + _F_SUB, 0)
+                if _ld(rack, L) > 0 and ((blank_ok >> np.uint64(_ld(FR, f16 + _F_T))) & _ONE) != 0 and seq != _ld(FR, f16 + _F_SEQ):
+                    t = _ld(FR, f16 + _F_T)
                     isb = True
             if t < 0:
-                cand = f_cand[f]
+                cand = np.uint64(_ld(FR, f16 + _F_CAND))
                 if cand == 0:
                     sp -= 1
                     continue
                 t = np.int64(trailing_zeros(cand))
-                f_cand[f] = cand & (cand - _ONE)
-                f_t[f] = t
-                if rack[t] > 0:
-                    f_sub[f] = 1
+                _st(FR, f16 + _F_CAND, cand & (cand - _ONE))
+                _st(FR, f16 + _F_T, t)
+                if _ld(rack, t) > 0:
+                    _st(FR, f16 + _F_SUB, 1)
                 else:
                     isb = True
             # take the tile
             u = L if isb else t
-            rack[u] -= 1
-            if u < L and rack[u] == 0:
+            _st(rack, u, _ld(rack, u) - (1))
+            if u < L and _ld(rack, u) == 0:
                 rmask &= ~(_ONE << np.uint64(u))
-            f_used[f] = u
-            f_seq[f] = seq
-            nd = f_node[f]
-            h = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
-            w = g[nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))]
+            _st(FR, f16 + _F_USED, u)
+            _st(FR, f16 + _F_SEQ, seq)
+            nd = _ld(FR, f16 + _F_NODE)
+            h = np.uint64(_ld(g, nd)) | ((np.uint64(_ld(g, nd + 1)) << _S32) if hw == 2 else np.uint64(0))
+            w = _ld(g, nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE)))
             child = np.int64(w & _NXT)
             acc = (w & _ACC) != 0
-            lv = 0 if isb else values[t] * LM[p]
-            main = f_main[f] + lv
-            wm = f_wm[f] * WM[p]
-            nt = f_nt[f] + 1
-            cross = f_cross[f]
-            if HS[p]:
-                cross += (CS[p] + lv) * WM[p]
-            word[p] = t
-            wbl[p] = isb
-            avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
-            if f_ph[f] == 0:
+            lv = 0 if isb else _ld(values, t) * _ld(LM, p)
+            main = _ld(FR, f16 + _F_MAIN) + lv
+            wm = _ld(FR, f16 + _F_WM) * _ld(WM, p)
+            nt = _ld(FR, f16 + _F_NT) + 1
+            cross = _ld(FR, f16 + _F_CROSS)
+            if _ld(HS, p):
+                cross += (_ld(CS, p) + lv) * _ld(WM, p)
+            _st(word, p, t)
+            _st(wbl, p, isb)
+            avail = rmask | (blank_ok if _ld(rack, L) > 0 else np.uint64(0))
+            if _ld(FR, f16 + _F_PH) == 0:
                 # follow board tiles to the left
                 q = p
                 ok = True
-                while q > 0 and LT[q - 1] >= 0:
-                    b = _find(g, hw, child, LT[q - 1])
+                while q > 0 and _ld(LT, q - 1) >= 0:
+                    b = _find(g, hw, child, _ld(LT, q - 1))
                     if b < 0:
                         ok = False
                         break
-                    wb = g[b]
+                    wb = _ld(g, b)
                     child = np.int64(wb & _NXT)
                     acc = (wb & _ACC) != 0
                     q -= 1
-                    word[q] = LT[q]
-                    main += BV[q]
+                    _st(word, q, _ld(LT, q))
+                    main += _ld(BV, q)
                 if not ok:
                     continue
                 # q - 1 is empty or off the board: the word may start at q
@@ -927,24 +980,24 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                     e_n = 1
                 if child != 0:
-                    hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
+                    hc = np.uint64(_ld(g, child)) | ((np.uint64(_ld(g, child + 1)) << _S32) if hw == 2 else np.uint64(0))
                     # over the separator (the node's first arc): rightwards from a + 1
                     if ((hc >> sb) & _ONE) != 0 and a + 1 < N:
-                        node2 = np.int64(g[child + hw] & _NXT)
+                        node2 = np.int64(_ld(g, child + hw) & _NXT)
                         rr = a + 1
                         acc2 = False
                         main2 = main
                         ok2 = True
-                        while rr < N and LT[rr] >= 0:
-                            b = _find(g, hw, node2, LT[rr])
+                        while rr < N and _ld(LT, rr) >= 0:
+                            b = _find(g, hw, node2, _ld(LT, rr))
                             if b < 0:
                                 ok2 = False
                                 break
-                            wb = g[b]
+                            wb = _ld(g, b)
                             node2 = np.int64(wb & _NXT)
                             acc2 = (wb & _ACC) != 0
-                            word[rr] = LT[rr]
-                            main2 += BV[rr]
+                            _st(word, rr, _ld(LT, rr))
+                            main2 += _ld(BV, rr)
                             rr += 1
                         if ok2:
                             if acc2 and rr > a + 1 and not (nt == 1 and no_single):
@@ -958,53 +1011,55 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                                     e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
                                 e_n += 1
                             if rr < N and node2 != 0 and (best_n == 0 or SK[idx, a - p, 1] >= thr):
-                                h2 = np.uint64(g[node2]) | ((np.uint64(g[node2 + 1]) << _S32) if hw == 2 else np.uint64(0))
-                                cn = h2 & lmask & MK[rr] & avail
+                                h2 = np.uint64(_ld(g, node2)) | ((np.uint64(_ld(g, node2 + 1)) << _S32) if hw == 2 else np.uint64(0))
+                                cn = h2 & lmask & _ld(MK, rr) & avail
                                 if cn != 0:
                                     k = sp
+                                    k16 = k * _F_SIZE
                                     sp += 1
-                                    f_pos[k] = rr
-                                    f_ph[k] = 1
-                                    f_node[k] = node2
-                                    f_cand[k] = cn
-                                    f_sub[k] = 0
-                                    f_used[k] = -1
-                                    f_main[k] = main2
-                                    f_wm[k] = wm
-                                    f_cross[k] = cross
-                                    f_nt[k] = nt
-                                    f_lo[k] = q
+                                    _st(FR, k16 + _F_POS, rr)
+                                    _st(FR, k16 + _F_PH, 1)
+                                    _st(FR, k16 + _F_NODE, node2)
+                                    _st(FR, k16 + _F_CAND, cn)
+                                    _st(FR, k16 + _F_SUB, 0)
+                                    _st(FR, k16 + _F_USED, -1)
+                                    _st(FR, k16 + _F_MAIN, main2)
+                                    _st(FR, k16 + _F_WM, wm)
+                                    _st(FR, k16 + _F_CROSS, cross)
+                                    _st(FR, k16 + _F_NT, nt)
+                                    _st(FR, k16 + _F_LO, q)
                     # further left, over empty squares that are not anchors
                     if q == p and p - 1 > ll and (best_n == 0 or SL[idx, a - p + 1] >= thr):
-                        cn = hc & lmask & MK[p - 1] & avail
+                        cn = hc & lmask & _ld(MK, p - 1) & avail
                         if cn != 0:
                             k = sp
+                            k16 = k * _F_SIZE
                             sp += 1
-                            f_pos[k] = p - 1
-                            f_ph[k] = 0
-                            f_node[k] = child
-                            f_cand[k] = cn
-                            f_sub[k] = 0
-                            f_used[k] = -1
-                            f_main[k] = main
-                            f_wm[k] = wm
-                            f_cross[k] = cross
-                            f_nt[k] = nt
-                            f_lo[k] = p - 1
+                            _st(FR, k16 + _F_POS, p - 1)
+                            _st(FR, k16 + _F_PH, 0)
+                            _st(FR, k16 + _F_NODE, child)
+                            _st(FR, k16 + _F_CAND, cn)
+                            _st(FR, k16 + _F_SUB, 0)
+                            _st(FR, k16 + _F_USED, -1)
+                            _st(FR, k16 + _F_MAIN, main)
+                            _st(FR, k16 + _F_WM, wm)
+                            _st(FR, k16 + _F_CROSS, cross)
+                            _st(FR, k16 + _F_NT, nt)
+                            _st(FR, k16 + _F_LO, p - 1)
             else:
-                lo = f_lo[f]
+                lo = _ld(FR, f16 + _F_LO)
                 rr = p + 1
                 ok = True
-                while rr < N and LT[rr] >= 0:
-                    b = _find(g, hw, child, LT[rr])
+                while rr < N and _ld(LT, rr) >= 0:
+                    b = _find(g, hw, child, _ld(LT, rr))
                     if b < 0:
                         ok = False
                         break
-                    wb = g[b]
+                    wb = _ld(g, b)
                     child = np.int64(wb & _NXT)
                     acc = (wb & _ACC) != 0
-                    word[rr] = LT[rr]
-                    main += BV[rr]
+                    _st(word, rr, _ld(LT, rr))
+                    main += _ld(BV, rr)
                     rr += 1
                 if not ok:
                     continue
@@ -1014,22 +1069,23 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                     e_n = 1
                 if rr < N and child != 0 and (best_n == 0 or SK[idx, 0 if tl else a - lo, nt - (0 if tl else a - lo)] >= thr):
-                    hc = np.uint64(g[child]) | ((np.uint64(g[child + 1]) << _S32) if hw == 2 else np.uint64(0))
-                    cn = hc & lmask & MK[rr] & avail
+                    hc = np.uint64(_ld(g, child)) | ((np.uint64(_ld(g, child + 1)) << _S32) if hw == 2 else np.uint64(0))
+                    cn = hc & lmask & _ld(MK, rr) & avail
                     if cn != 0:
                         k = sp
+                        k16 = k * _F_SIZE
                         sp += 1
-                        f_pos[k] = rr
-                        f_ph[k] = 1
-                        f_node[k] = child
-                        f_cand[k] = cn
-                        f_sub[k] = 0
-                        f_used[k] = -1
-                        f_main[k] = main
-                        f_wm[k] = wm
-                        f_cross[k] = cross
-                        f_nt[k] = nt
-                        f_lo[k] = lo
+                        _st(FR, k16 + _F_POS, rr)
+                        _st(FR, k16 + _F_PH, 1)
+                        _st(FR, k16 + _F_NODE, child)
+                        _st(FR, k16 + _F_CAND, cn)
+                        _st(FR, k16 + _F_SUB, 0)
+                        _st(FR, k16 + _F_USED, -1)
+                        _st(FR, k16 + _F_MAIN, main)
+                        _st(FR, k16 + _F_WM, wm)
+                        _st(FR, k16 + _F_CROSS, cross)
+                        _st(FR, k16 + _F_NT, nt)
+                        _st(FR, k16 + _F_LO, lo)
             # write the moves found this step
             for e in range(e_n):
                 if e == 0:
@@ -1076,10 +1132,10 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     for j in range(_MAXN):
                         if j < ln:
                             pp = lo_ + j
-                            buf[dst, _O_TILES + j] = word[pp]
-                            if LT[pp] < 0:
+                            buf[dst, _O_TILES + j] = _ld(word, pp)
+                            if _ld(LT, pp) < 0:
                                 buf[dst, _O_NEW + j] = 1
-                                buf[dst, _O_BLANK + j] = 1 if wbl[pp] else 0
+                                buf[dst, _O_BLANK + j] = 1 if _ld(wbl, pp) else 0
                             else:
                                 buf[dst, _O_NEW + j] = 0
                                 buf[dst, _O_BLANK + j] = 0
