@@ -192,7 +192,7 @@ def _find(g, hw, node, t):
     """Word index of the arc for letter ``t`` out of ``node``, or -1 (``hw``: header words)."""
     if node == 0:
         return -1
-    h = np.uint64(g[node]) | ((np.uint64(g[node + 1]) << _S32) if hw == 2 else np.uint64(0))
+    h = np.uint64(_ld(g, node)) | ((np.uint64(_ld(g, node + 1)) << _S32) if hw == 2 else np.uint64(0))
     if ((h >> np.uint64(t)) & _ONE) == 0:
         return -1
     sep = np.int64((h >> np.uint64(32 * hw - 1)) & _ONE)
@@ -817,6 +817,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     CAP = I64[22, :N]
     RV = I64[23, :64]
     f_seq = I64[24]
+    bv = buf.reshape(buf.shape[0] * _REC)  # the records as bytes (_O_ROW ... at dst * _REC)
     FR = I64[6:17].reshape(11 * I64.shape[1])  # the walk's stack: _F_SIZE int64 a frame (_F_POS ...)
     MK = U64[0, :N]
     f_cand = U64[1]
@@ -1118,37 +1119,38 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     n += 1
                 seq += 1
                 if dst >= 0:
+                    o = dst * _REC
                     if d == 0:
-                        buf[dst, _O_ROW] = i
-                        buf[dst, _O_COL] = lo_
-                        buf[dst, _O_ACROSS] = 1
+                        _st(bv, o + _O_ROW, i)
+                        _st(bv, o + _O_COL, lo_)
+                        _st(bv, o + _O_ACROSS, 1)
                     else:
-                        buf[dst, _O_ROW] = lo_
-                        buf[dst, _O_COL] = i
-                        buf[dst, _O_ACROSS] = 0
-                    buf[dst, _O_KIND] = 0
+                        _st(bv, o + _O_ROW, lo_)
+                        _st(bv, o + _O_COL, i)
+                        _st(bv, o + _O_ACROSS, 0)
+                    _st(bv, o + _O_KIND, 0)
                     ln = hi_ - lo_ + 1
-                    buf[dst, _O_LEN] = ln
+                    _st(bv, o + _O_LEN, ln)
                     for j in range(_MAXN):
                         if j < ln:
                             pp = lo_ + j
-                            buf[dst, _O_TILES + j] = _ld(word, pp)
+                            _st(bv, o + _O_TILES + j, _ld(word, pp))
                             if _ld(LT, pp) < 0:
-                                buf[dst, _O_NEW + j] = 1
-                                buf[dst, _O_BLANK + j] = 1 if _ld(wbl, pp) else 0
+                                _st(bv, o + _O_NEW + j, 1)
+                                _st(bv, o + _O_BLANK + j, 1 if _ld(wbl, pp) else 0)
                             else:
-                                buf[dst, _O_NEW + j] = 0
-                                buf[dst, _O_BLANK + j] = 0
+                                _st(bv, o + _O_NEW + j, 0)
+                                _st(bv, o + _O_BLANK + j, 0)
                         else:
-                            buf[dst, _O_TILES + j] = 255
-                            buf[dst, _O_NEW + j] = 0
-                            buf[dst, _O_BLANK + j] = 0
-                    buf[dst, _O_NT] = nt
-                    buf[dst, 51] = 0
-                    buf[dst, _O_SCORE] = sc_ & 0xFF
-                    buf[dst, _O_SCORE + 1] = (sc_ >> 8) & 0xFF
-                    buf[dst, _O_SCORE + 2] = (sc_ >> 16) & 0xFF
-                    buf[dst, _O_SCORE + 3] = (sc_ >> 24) & 0xFF
+                            _st(bv, o + _O_TILES + j, 255)
+                            _st(bv, o + _O_NEW + j, 0)
+                            _st(bv, o + _O_BLANK + j, 0)
+                    _st(bv, o + _O_NT, nt)
+                    _st(bv, o + 51, 0)
+                    _st(bv, o + _O_SCORE, sc_ & 0xFF)
+                    _st(bv, o + _O_SCORE + 1, (sc_ >> 8) & 0xFF)
+                    _st(bv, o + _O_SCORE + 2, (sc_ >> 16) & 0xFF)
+                    _st(bv, o + _O_SCORE + 3, (sc_ >> 24) & 0xFF)
     return n_top if best_n > 0 else n
 
 
