@@ -839,7 +839,6 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             rmask |= _ONE << np.uint64(t)
     lmask = np.uint64((1 << L) - 1)  # the letter bits of a node header
     sb = np.uint64(32 * hw - 1)  # its separator bit
-    rootmask = (np.uint64(g[root]) | ((np.uint64(g[root + 1]) << _S32) if hw == 2 else np.uint64(0))) & lmask
     n_anch = _anchors(letters, empty_board, centre_r, centre_c, A_line, A_pos, A_ll)
     if best_n > 0:
         _bounds(g, hw, root, letters, blanks, values, lmul, wmul, mask, csum, has, rack, L, rack_size, bingo,
@@ -882,21 +881,42 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             cur_line = line
             _fill_line(letters, blanks, values, lmul, wmul, mask, csum, has, d, i, LT, BV, MK, CS, HS, LM, WM)
         avail = rmask | (blank_ok if rack[L] > 0 else np.uint64(0))
-        cand0 = rootmask & MK[a] & avail
+        # board tiles right of the anchor (a + 1 .. ra) are walked first, as MAGPIE does from
+        # the last tile of a word: the path starts at ra and reads leftwards (rev(LT[a+1..ra])
+        # from the root), so the tile placed at a and those left of it can only be letters
+        # that precede that word, instead of every letter the root allows, checked only when
+        # the walk crossed the separator onto the board tiles. The same placements in the
+        # same order (the frames, their squares and letters are those of before), each
+        # found by another of its word's paths (split after ra instead of after a).
+        ra = a
+        while ra + 1 < N and LT[ra + 1] >= 0:
+            ra += 1
+        node0 = root
+        main0 = 0
+        x = ra
+        while x > a and node0 != 0:
+            b = _find(g, hw, node0, LT[x])
+            node0 = np.int64(g[b] & _NXT) if b >= 0 else 0
+            word[x] = LT[x]
+            main0 += BV[x]
+            x -= 1
+        if node0 == 0:
+            continue  # no word holds the tiles right of the anchor with a letter before them
+        h0 = np.uint64(g[node0]) | ((np.uint64(g[node0 + 1]) << _S32) if hw == 2 else np.uint64(0))
+        cand0 = h0 & lmask & MK[a] & avail
         if cand0 == 0:
             continue
         seq = 0
         tl = a > 0 and LT[a - 1] >= 0  # board tiles left of the anchor: no tile placed left
-        right_open = a + 1 >= N or LT[a + 1] < 0
         no_single = d == 1 and HS[a]  # a one-tile play here is written across
         sp = 1
         _st(FR, _F_POS, a)
         _st(FR, _F_PH, 0)
-        _st(FR, _F_NODE, root)
+        _st(FR, _F_NODE, node0)
         _st(FR, _F_CAND, cand0)
         _st(FR, _F_SUB, 0)
         _st(FR, _F_USED, -1)
-        _st(FR, _F_MAIN, 0)
+        _st(FR, _F_MAIN, main0)
         _st(FR, _F_WM, 1)
         _st(FR, _F_CROSS, 0)
         _st(FR, _F_NT, 0)
@@ -974,18 +994,19 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     main += _ld(BV, q)
                 if not ok:
                     continue
-                # q - 1 is empty or off the board: the word may start at q
-                if acc and right_open and not (nt == 1 and no_single):
+                # q - 1 is empty or off the board: the word may start at q (and end at ra:
+                # ra + 1 is empty or off the board)
+                if acc and not (nt == 1 and no_single):
                     e_lo0 = q
-                    e_hi0 = a
+                    e_hi0 = ra
                     e_sc0 = main * wm + cross + (bingo if nt == rack_size else 0)
                     e_n = 1
                 if child != 0:
                     hc = np.uint64(_ld(g, child)) | ((np.uint64(_ld(g, child + 1)) << _S32) if hw == 2 else np.uint64(0))
-                    # over the separator (the node's first arc): rightwards from a + 1
-                    if ((hc >> sb) & _ONE) != 0 and a + 1 < N:
+                    # over the separator (the node's first arc): rightwards from ra + 1
+                    if ((hc >> sb) & _ONE) != 0 and ra + 1 < N:
                         node2 = np.int64(_ld(g, child + hw) & _NXT)
-                        rr = a + 1
+                        rr = ra + 1
                         acc2 = False
                         main2 = main
                         ok2 = True
@@ -1001,7 +1022,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                             main2 += _ld(BV, rr)
                             rr += 1
                         if ok2:
-                            if acc2 and rr > a + 1 and not (nt == 1 and no_single):
+                            if acc2 and rr > ra + 1 and not (nt == 1 and no_single):
                                 if e_n == 0:
                                     e_lo0 = q
                                     e_hi0 = rr - 1
