@@ -43,7 +43,7 @@ def instrumented():
 
     src = Path(mg.__file__).read_text(encoding="utf-8")
     edits = [
-        ("    f_seq = I64[24]\n", "    f_seq = I64[24]\n    PST = I64[27]\n    PBS = I64[28]\n    PAW = I64[29]\n"),
+        ("    RV = I64[23, :64]\n", "    RV = I64[23, :64]\n    PST = I64[27]\n    PBS = I64[28]\n    PAW = I64[29]\n"),
         ("            # take the tile\n", "            PST[idx] += 1\n            # take the tile\n"),
         ("        seq = 0\n        tl = a > 0", "        PAW[idx] = 1\n        seq = 0\n        tl = a > 0"),
         ("                seq += 1\n", "                seq += 1\n                if sc_ > PBS[idx]:\n                    PBS[idx] = sc_\n"),

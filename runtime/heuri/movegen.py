@@ -3,7 +3,10 @@
 The search walks the pack's GADDAG (``pack.graph``, built by pipeline/wordgraph.py) from
 each anchor square leftwards, then over the separator rightwards (Gordon 1994, "A faster
 Scrabble move generation algorithm", Software—Practice and Experience 24(2)), with
-cross-checks as letter bitmasks and scores summed on the way. It is compiled with numba
+cross-checks as letter bitmasks and scores summed on the way. When board tiles lie right of
+the anchor, the path starts at the last of them and reads them backwards from the root (as
+MAGPIE's anchors on a word's last tile do), so that only letters that can precede them are
+placed on and left of the anchor. It is compiled with numba
 (``@njit(cache=True)``) and written with an explicit stack (numba's on-disk cache does not
 work for recursive functions). Moves come back as one NumPy array of :data:`MOVE_DTYPE`;
 nothing per move is a Python object.
@@ -40,8 +43,11 @@ anchor whose bound is below it.
 Speed (benchmarks/bench_movegen_peers.py: midgame positions cut from match records, every
 move; benchmarks/bench_movegen.py: self-play positions): see the README's "Move generation
 speed" for the figures and the profile. Cold compile about 5 s, later processes load the
-compiled code from numba's cache. The graph walk is bound by memory latency: the GADDAG is
-a single flat uint32 array (5.6-7 MiB) and each step reads one node header and one arc. The
+compiled code from numba's cache. The GADDAG is a single flat uint32 array (4-7 MiB) and
+each step reads one node header and one arc; the walk is bound by its instructions more
+than by memory (prefetching the arcs' nodes made it slower), so its stack is one int64
+array (``_F_SIZE`` a frame: one base pointer) and its hot loop indexes 1-D arrays through
+:func:`_ld` and :func:`_st`, without numba's negative-index wrap-around. The
 output buffer is kept per pack and the records copied out (a fresh buffer each call cost
 its page faults), and the cross-checks of the last board are kept (an endgame search, a
 decision and the re-valuations after it ask for the same board again).
@@ -800,13 +806,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     word = I64[5, :N]
     f_pos = I64[6]
     f_ph = I64[7]
-    f_node = I64[8]
-    f_t = I64[9]
-    f_sub = I64[10]
-    f_used = I64[11]
-    f_main = I64[12]
     f_wm = I64[13]
-    f_cross = I64[14]
     f_nt = I64[15]
     f_lo = I64[16]
     A_line = I64[17]
@@ -816,11 +816,11 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     A_bound = I64[21]
     CAP = I64[22, :N]
     RV = I64[23, :64]
-    f_seq = I64[24]
     bv = buf.reshape(buf.shape[0] * _REC)  # the records as bytes (_O_ROW ... at dst * _REC)
-    FR = I64[6:17].reshape(11 * I64.shape[1])  # the walk's stack: _F_SIZE int64 a frame (_F_POS ...)
+    # the walk's stack: frame k at FR[k * _F_SIZE + _F_POS ...]; rows 6-16, which _bounds
+    # (f_pos, f_ph, f_wm, f_nt, f_lo) uses as its scratch before the walk
+    FR = I64[6:17].reshape(11 * I64.shape[1])
     MK = U64[0, :N]
-    f_cand = U64[1]
     HB = U64[2:]
     HS = B8[0, :N]
     wbl = B8[1, :N]
@@ -1177,12 +1177,12 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
 
 def _scratch(N: int, R: int) -> tuple:
     """Work arrays of the search for an N x N board, as (I64, U64, B8, SK, SL): rows of
-    I64 (int64): the line arrays LT, BV, CS, LM, WM, word (0-5), the explicit stack's
-    f_pos, f_ph, f_node, f_t, f_sub, f_used, f_main, f_wm, f_cross, f_nt, f_lo (6-16; S =
-    2N + 8 frames: at most two pushed a square), the anchor list A_line, A_pos, A_ll,
-    A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23), f_seq (24: the anchor's move count
-    when the frame's tile was taken), the rack the fused entries copy and modify (25), the
-    empty SB, top scores and keys of a full list (26); U64 (uint64): MK, f_cand, then
+    I64 (int64): the line arrays LT, BV, CS, LM, WM, word (0-5), the walk's explicit stack
+    (rows 6-16 as one flat array, ``_F_SIZE`` int64 a frame: S = 2N + 8 frames, at most two
+    pushed a square, and 11 W >= 16 S; before the walk, rows 6, 7, 13, 15 and 16 are
+    _bounds' scratch), the anchor list A_line, A_pos, A_ll,
+    A_ord, A_bound (17-21), _bounds' CAP and RV (22, 23), row 24 unused, the rack the fused entries copy and modify (25), the
+    empty SB, top scores and keys of a full list (26); U64 (uint64): MK, row 1 unused, then
     _bounds' HB (rows 2..: one an anchor, R * R spans); B8
     (bool): HS, wbl; SK, SL: the per-span bounds of the best-N search (R = rack size + 1
     tile counts a side). Allocated once a thread and pack and reused."""
