@@ -42,7 +42,8 @@ anchor whose bound is below it.
 
 Speed (benchmarks/bench_movegen_peers.py: midgame positions cut from match records, every
 move; benchmarks/bench_movegen.py: self-play positions): see the README's "Move generation
-speed" for the figures and the profile. Cold compile about 5 s, later processes load the
+speed" for the figures and the profile. Cold compile about 12 s (and 8 s more for
+:func:`generate_best`) on the 2-core machine, later processes load the
 compiled code from numba's cache. The GADDAG is a single flat uint32 array (4-7 MiB) and
 each step reads one node header and one arc; the walk is bound by its instructions more
 than by memory (prefetching the arcs' nodes made it slower), so its stack is one int64
