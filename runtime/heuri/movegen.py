@@ -194,6 +194,27 @@ def _st(typingctx, a, i, v):
     return sig, codegen
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _push(FR, sp, pos, ph, node, cand, main, wm, cross, nt, lo):
+    """Pushes a frame on the walk's stack ``FR`` (``_F_SIZE`` int64 a frame): the square
+    ``pos`` to fill, the phase ``ph`` (0 leftwards, 1 rightwards), the graph node, the
+    candidate letters ``cand`` (uint64 bits), the score parts and tiles so far and the
+    word's first square ``lo``; no tile taken yet. Returns the new stack size."""
+    k16 = sp * _F_SIZE
+    _st(FR, k16 + _F_POS, pos)
+    _st(FR, k16 + _F_PH, ph)
+    _st(FR, k16 + _F_NODE, node)
+    _st(FR, k16 + _F_CAND, cand)
+    _st(FR, k16 + _F_SUB, 0)
+    _st(FR, k16 + _F_USED, -1)
+    _st(FR, k16 + _F_MAIN, main)
+    _st(FR, k16 + _F_WM, wm)
+    _st(FR, k16 + _F_CROSS, cross)
+    _st(FR, k16 + _F_NT, nt)
+    _st(FR, k16 + _F_LO, lo)
+    return sp + 1
+
+
 @njit(cache=True, nogil=True)
 def _find(g, hw, node, t):
     """Word index of the arc for letter ``t`` out of ``node``, or -1 (``hw``: header words)."""
@@ -910,18 +931,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
         seq = 0
         tl = a > 0 and LT[a - 1] >= 0  # board tiles left of the anchor: no tile placed left
         no_single = d == 1 and HS[a]  # a one-tile play here is written across
-        sp = 1
-        _st(FR, _F_POS, a)
-        _st(FR, _F_PH, 0)
-        _st(FR, _F_NODE, node0)
-        _st(FR, _F_CAND, cand0)
-        _st(FR, _F_SUB, 0)
-        _st(FR, _F_USED, -1)
-        _st(FR, _F_MAIN, main0)
-        _st(FR, _F_WM, 1)
-        _st(FR, _F_CROSS, 0)
-        _st(FR, _F_NT, 0)
-        _st(FR, _F_LO, a)
+        sp = _push(FR, 0, a, 0, node0, cand0, main0, 1, 0, 0, a)
         while sp > 0:
             f = sp - 1
             f16 = f * _F_SIZE
@@ -1037,38 +1047,12 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                                 h2 = np.uint64(_ld(g, node2)) | ((np.uint64(_ld(g, node2 + 1)) << _S32) if hw == 2 else np.uint64(0))
                                 cn = h2 & lmask & _ld(MK, rr) & avail
                                 if cn != 0:
-                                    k = sp
-                                    k16 = k * _F_SIZE
-                                    sp += 1
-                                    _st(FR, k16 + _F_POS, rr)
-                                    _st(FR, k16 + _F_PH, 1)
-                                    _st(FR, k16 + _F_NODE, node2)
-                                    _st(FR, k16 + _F_CAND, cn)
-                                    _st(FR, k16 + _F_SUB, 0)
-                                    _st(FR, k16 + _F_USED, -1)
-                                    _st(FR, k16 + _F_MAIN, main2)
-                                    _st(FR, k16 + _F_WM, wm)
-                                    _st(FR, k16 + _F_CROSS, cross)
-                                    _st(FR, k16 + _F_NT, nt)
-                                    _st(FR, k16 + _F_LO, q)
+                                    sp = _push(FR, sp, rr, 1, node2, cn, main2, wm, cross, nt, q)
                     # further left, over empty squares that are not anchors
                     if q == p and p - 1 > ll and (best_n == 0 or SL[idx, a - p + 1] >= thr):
                         cn = hc & lmask & _ld(MK, p - 1) & avail
                         if cn != 0:
-                            k = sp
-                            k16 = k * _F_SIZE
-                            sp += 1
-                            _st(FR, k16 + _F_POS, p - 1)
-                            _st(FR, k16 + _F_PH, 0)
-                            _st(FR, k16 + _F_NODE, child)
-                            _st(FR, k16 + _F_CAND, cn)
-                            _st(FR, k16 + _F_SUB, 0)
-                            _st(FR, k16 + _F_USED, -1)
-                            _st(FR, k16 + _F_MAIN, main)
-                            _st(FR, k16 + _F_WM, wm)
-                            _st(FR, k16 + _F_CROSS, cross)
-                            _st(FR, k16 + _F_NT, nt)
-                            _st(FR, k16 + _F_LO, p - 1)
+                            sp = _push(FR, sp, p - 1, 0, child, cn, main, wm, cross, nt, p - 1)
             else:
                 lo = _ld(FR, f16 + _F_LO)
                 rr = p + 1
@@ -1095,20 +1079,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     hc = np.uint64(_ld(g, child)) | ((np.uint64(_ld(g, child + 1)) << _S32) if hw == 2 else np.uint64(0))
                     cn = hc & lmask & _ld(MK, rr) & avail
                     if cn != 0:
-                        k = sp
-                        k16 = k * _F_SIZE
-                        sp += 1
-                        _st(FR, k16 + _F_POS, rr)
-                        _st(FR, k16 + _F_PH, 1)
-                        _st(FR, k16 + _F_NODE, child)
-                        _st(FR, k16 + _F_CAND, cn)
-                        _st(FR, k16 + _F_SUB, 0)
-                        _st(FR, k16 + _F_USED, -1)
-                        _st(FR, k16 + _F_MAIN, main)
-                        _st(FR, k16 + _F_WM, wm)
-                        _st(FR, k16 + _F_CROSS, cross)
-                        _st(FR, k16 + _F_NT, nt)
-                        _st(FR, k16 + _F_LO, lo)
+                        sp = _push(FR, sp, rr, 1, child, cn, main, wm, cross, nt, lo)
             # write the moves found this step
             for e in range(e_n):
                 if e == 0:
