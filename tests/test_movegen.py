@@ -165,6 +165,26 @@ def test_play_through_two_separate_groups(pack_en):
     assert as_tuples(moves) == reference(pack_en).moves(letters, blanks, rack_vector(spec, "PRET"))
 
 
+
+def test_board_tiles_right_of_an_anchor_walked_first(pack_en):
+    """The walk starts at the last board tile right of an anchor (movegen._search): words
+    ending on the right edge, a phony the word graph cannot read backwards (no placement
+    may touch it), a one-tile gap between two words, and a blank: the reference agrees."""
+    spec = pack_en.spec
+    letters, blanks = empty()
+    put(spec, letters, blanks, 7, 11, True, "ZATI")   # L8-O8: ends on the right edge
+    put(spec, letters, blanks, 3, 4, True, "XQJV")    # E4: a phony
+    put(spec, letters, blanks, 11, 2, True, "CAT")    # C12
+    put(spec, letters, blanks, 11, 6, True, "UP")     # G12: one empty square after CAT
+    for rack in ("AEINRST", "EIS?", "AE??"):
+        r = rack_vector(spec, rack)
+        moves = generate(pack_en, letters, blanks, r, exchanges=False)
+        assert as_tuples(moves) == reference(pack_en).moves(letters, blanks, r, exchanges=False), rack
+        row4 = moves[(moves["row"] == 3) & moves["across"]]
+        assert len(row4) == 0  # every across play in row 4 would hold the phony XQJV
+    s = by_text(spec, generate(pack_en, letters, blanks, rack_vector(spec, "S"), exchanges=False))
+    assert s["12C (CAT)S(UP)"] == 10  # C 3, A 1, T 1, S 1, U 1, P 3: through the gap (F12 plain)
+
 def test_cross_word_next_to_a_blank(pack_en):
     spec = pack_en.spec
     letters, blanks = empty()
