@@ -847,7 +847,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     HS = B8[0, :N]
     wbl = B8[1, :N]
     n = 0
-    e_lo0 = e_hi0 = e_sc0 = e_lo1 = e_hi1 = e_sc1 = 0
+    e_lo0 = e_hi0 = e_sc0 = 0
     nt = 0
     n_on_board = 0
     for r in range(N):
@@ -935,10 +935,10 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
         while sp > 0:
             f = sp - 1
             f16 = f * _F_SIZE
-            e_n = 0  # moves found this step, written at its end (no call, no refcount)
+            e_n = 0  # 1: a move found this step, written at its end (no call, no refcount)
             u = _ld(FR, f16 + _F_USED)
             if u >= 0:
-                _st(rack, u, _ld(rack, u) + (1))
+                _st(rack, u, _ld(rack, u) + 1)
                 if u < L:
                     rmask |= _ONE << np.uint64(u)
                 _st(FR, f16 + _F_USED, -1)
@@ -968,7 +968,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     isb = True
             # take the tile
             u = L if isb else t
-            _st(rack, u, _ld(rack, u) - (1))
+            _st(rack, u, _ld(rack, u) - 1)
             if u < L and _ld(rack, u) == 0:
                 rmask &= ~(_ONE << np.uint64(u))
             _st(FR, f16 + _F_USED, u)
@@ -1014,40 +1014,15 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     e_n = 1
                 if child != 0:
                     hc = np.uint64(_ld(g, child)) | ((np.uint64(_ld(g, child + 1)) << _S32) if hw == 2 else np.uint64(0))
-                    # over the separator (the node's first arc): rightwards from ra + 1
+                    # over the separator (the node's first arc): rightwards from ra + 1, an
+                    # empty square (the board tiles right of the anchor were walked first)
                     if ((hc >> sb) & _ONE) != 0 and ra + 1 < N:
                         node2 = np.int64(_ld(g, child + hw) & _NXT)
-                        rr = ra + 1
-                        acc2 = False
-                        main2 = main
-                        ok2 = True
-                        while rr < N and _ld(LT, rr) >= 0:
-                            b = _find(g, hw, node2, _ld(LT, rr))
-                            if b < 0:
-                                ok2 = False
-                                break
-                            wb = _ld(g, b)
-                            node2 = np.int64(wb & _NXT)
-                            acc2 = (wb & _ACC) != 0
-                            _st(word, rr, _ld(LT, rr))
-                            main2 += _ld(BV, rr)
-                            rr += 1
-                        if ok2:
-                            if acc2 and rr > ra + 1 and not (nt == 1 and no_single):
-                                if e_n == 0:
-                                    e_lo0 = q
-                                    e_hi0 = rr - 1
-                                    e_sc0 = main2 * wm + cross + (bingo if nt == rack_size else 0)
-                                else:
-                                    e_lo1 = q
-                                    e_hi1 = rr - 1
-                                    e_sc1 = main2 * wm + cross + (bingo if nt == rack_size else 0)
-                                e_n += 1
-                            if rr < N and node2 != 0 and (best_n == 0 or SK[idx, a - p, 1] >= thr):
-                                h2 = np.uint64(_ld(g, node2)) | ((np.uint64(_ld(g, node2 + 1)) << _S32) if hw == 2 else np.uint64(0))
-                                cn = h2 & lmask & _ld(MK, rr) & avail
-                                if cn != 0:
-                                    sp = _push(FR, sp, rr, 1, node2, cn, main2, wm, cross, nt, q)
+                        if node2 != 0 and (best_n == 0 or SK[idx, a - p, 1] >= thr):
+                            h2 = np.uint64(_ld(g, node2)) | ((np.uint64(_ld(g, node2 + 1)) << _S32) if hw == 2 else np.uint64(0))
+                            cn = h2 & lmask & _ld(MK, ra + 1) & avail
+                            if cn != 0:
+                                sp = _push(FR, sp, ra + 1, 1, node2, cn, main, wm, cross, nt, q)
                     # further left, over empty squares that are not anchors
                     if q == p and p - 1 > ll and (best_n == 0 or SL[idx, a - p + 1] >= thr):
                         cn = hc & lmask & _ld(MK, p - 1) & avail
@@ -1080,16 +1055,12 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     cn = hc & lmask & _ld(MK, rr) & avail
                     if cn != 0:
                         sp = _push(FR, sp, rr, 1, child, cn, main, wm, cross, nt, lo)
-            # write the moves found this step
-            for e in range(e_n):
-                if e == 0:
-                    lo_ = e_lo0
-                    hi_ = e_hi0
-                    sc_ = e_sc0
-                else:
-                    lo_ = e_lo1
-                    hi_ = e_hi1
-                    sc_ = e_sc1
+            # write the move found this step (at most one: its word's last square is ra in
+            # the leftward phase, the step's square in the rightward one)
+            if e_n:
+                lo_ = e_lo0
+                hi_ = e_hi0
+                sc_ = e_sc0
                 if best_n > 0:
                     key = (idx << 32) | seq
                     dst = -1
