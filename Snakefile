@@ -20,7 +20,7 @@ PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
         "bingo/meta.json", "long_alphagrams/meta.json", "tile_power.parquet", "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
-COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
+COMMON = ["pipeline/common.py", "runtime/heuri/core/spec.py"]
 
 
 def code(*modules):

@@ -75,12 +75,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import DEFAULT_ENGINE
-from .errors import HeuriError, PackError
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.errors import HeuriError, PackError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .board import Board
-    from .move import Move
+    from ..core.board import Board
+    from ..core.move import Move
 
 #: name → Polars dtype name of every column of a row (see the module docstring).
 ROW_SCHEMA: dict[str, str] = {
@@ -184,8 +184,8 @@ def rows_frame(rows: list[dict]):
 def move_record(move, spec, score: int = 0) -> np.ndarray:
     """A :class:`heuri.move.Move` as a one-element ``heuri.movegen.MOVE_DTYPE`` array (the
     generator's fields; ``score`` points). An exchange's tiles are sorted ascending."""
-    from .move import Exchange, Placement
-    from .movegen import MOVE_DTYPE
+    from ..core.move import Exchange, Placement
+    from ..core.movegen import MOVE_DTYPE
 
     rec = np.zeros(1, MOVE_DTYPE)
     rec["tiles"] = -1
@@ -234,7 +234,7 @@ def _leave_text(spec, lv) -> str:
 def load_pack_or_hint(lang: str):
     """:func:`heuri.pack.load_pack` of ``lang``; for a language with no folder in lexicons/
     the PackError also says how to add and build one."""
-    from .pack import load_pack
+    from ..core.pack import load_pack
 
     try:
         return load_pack(lang)
@@ -257,7 +257,7 @@ class Analyzer:
     its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
 
     def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None):
-        from .players import ENGINES
+        from ..play.players import ENGINES
 
         if engine not in ENGINES:
             raise AnalysisError(f"unknown engine {engine!r} for analysis; choose one of {', '.join(sorted(ENGINES))}")
@@ -270,12 +270,12 @@ class Analyzer:
         """(pack, evaluator, endgame search or None) for a language. Raises PackError
         naming the command that builds the pack (or adds the language)."""
         if lang not in self._by_lang:
-            from .evaluate import make_evaluator
+            from ..eval.evaluate import make_evaluator
 
             pack = self._packs.get(lang) or load_pack_or_hint(lang)
             search = None
             if self.endgame:
-                from .players import match_endgame
+                from ..play.players import match_endgame
 
                 search = match_endgame(pack)
             self._by_lang[lang] = (pack, make_evaluator(pack, self.evaluator_name), search)
@@ -285,12 +285,12 @@ class Analyzer:
                 game_id: str | None = None) -> GameAnalysis:
         """Analyse one record (a path, or a :class:`heuri.gcg.GcgGame`); see
         :func:`analyze_game`."""
-        from .gcg import GcgGame, read_gcg
+        from ..formats.gcg import GcgGame, read_gcg
 
         game = source if isinstance(source, GcgGame) else read_gcg(Path(source))
         code = lang or game.guess_language()
         if not code:
-            from .pack import build_root
+            from ..core.pack import build_root
 
             built = sorted(p.parent.name for p in build_root().glob("*/manifest.json"))
             raise AnalysisError(f"{game.path or '<gcg>'}: cannot tell the language (no #lexicon or "
@@ -313,8 +313,8 @@ def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, 
 
 
 def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str) -> GameAnalysis:
-    from .board import Board
-    from .gcg import replay
+    from ..core.board import Board
+    from ..formats.gcg import replay
 
     spec = pack.spec
     r = replay(game, spec, end_rule="auto", words=pack.words)
@@ -367,8 +367,8 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     """The row and view of one play / exchange / pass event on ``board`` (before it).
     ``withdrawn``: the next line takes the play back (``--``): the turn is valued as the
     pass it amounts to."""
-    from .move import Exchange, Move, Pass, Placement
-    from .probability import augmented_bag
+    from ..core.move import Exchange, Move, Pass, Placement
+    from ..eval.probability import augmented_bag
 
     spec = pack.spec
     seat = e.player
@@ -441,8 +441,8 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
 
 def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search) -> None:
     """Value the turn by the endgame search (see the module docstring), in place."""
-    from .game import Position
-    from .move import Placement
+    from ..core.game import Position
+    from ..core.move import Placement
 
     opp = max(t for i, t in enumerate(totals) if i != seat)
     pos = Position(spec, board, (rack.copy(), U.copy()), (totals[seat], opp), np.zeros(spec.n_kinds, np.int64),
@@ -485,7 +485,7 @@ def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec
 
 
 def _cgp(board, rack, me: int, opp: int, scoreless: int) -> str:
-    from .cgp import CgpRecord, format_cgp
+    from ..core.cgp import CgpRecord, format_cgp
 
     ids = None if rack is None else tuple(int(i) for i in np.repeat(np.arange(len(rack)), rack))
     return format_cgp(CgpRecord(board, (ids, None), (me, opp), scoreless))

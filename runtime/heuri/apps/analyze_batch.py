@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import HeuriError
+from ..core.errors import HeuriError
 
 
 class OutputExistsError(HeuriError):

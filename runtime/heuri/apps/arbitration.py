@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation, move_to_gcg
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .spec import LanguageSpec
+    from ..core.spec import LanguageSpec
 
 REQUIRED = ("player", "turn", "move")
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import DEFAULT_ENGINE, __version__
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.version import __version__
 from rich.markup import escape
 
-from .errors import HeuriError, KindedError
+from ..core.errors import HeuriError, KindedError
 
 
 # -- packs ------------------------------------------------------------------------------
@@ -26,7 +27,7 @@ def cmd_packs(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from .pack import build_root, list_packs
+    from ..core.pack import build_root, list_packs
 
     packs = list_packs()
     if not packs:
@@ -48,10 +49,10 @@ def cmd_packs(args) -> int:
 # -- siu ----------------------------------------------------------------------------------
 def cmd_siu(args) -> int:
     """Speak the SIU engine protocol on stdin/stdout (see heuri.siu)."""
-    from .siu import HeuriBackend, serve
+    from ..play.siu import HeuriBackend, serve
 
     if args.lang:  # a wrong --lang is the user's mistake: say so before the protocol starts
-        from .pack import load_pack
+        from ..core.pack import load_pack
 
         load_pack(args.lang)
     log = open(args.log, "a", encoding="utf-8") if args.log else None
@@ -69,8 +70,8 @@ def _lang_or_guess(lang, guess, what: str) -> str:
         return lang
     if guess:
         return guess
-    from .pack import build_root
-    from .spec import list_languages
+    from ..core.pack import build_root
+    from ..core.spec import list_languages
 
     known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")})
     raise KindedError(f"{what}: cannot tell the language (no language spec's [recognise] names its lexicon "
@@ -80,9 +81,9 @@ def _lang_or_guess(lang, guess, what: str) -> str:
 def _spec(lang: str):
     """The spec of ``lang``: the built pack's copy when there is a pack (what the engine
     plays with), else ``lexicons/<lang>/spec.toml``."""
-    from .errors import PackError
-    from .pack import load_pack
-    from .spec import load_spec
+    from ..core.errors import PackError
+    from ..core.pack import load_pack
+    from ..core.spec import load_spec
 
     try:
         return load_pack(lang, check_fresh=False).spec
@@ -94,14 +95,14 @@ def _cgp_position(args, need_pack: bool = True):
     """``(pack or spec, Position)`` of ``--cgp``: the language from ``--lang`` or the CGP's
     ``lex``/``ld``; an empty CGP is refused with what its fields are, and a ``lex`` that
     names another word list than the pack's is a warning on stderr (the pack answers)."""
-    from .cgp import guess_language, lexicon_warning, parse_cgp
-    from .game import Position
+    from ..core.cgp import guess_language, lexicon_warning, parse_cgp
+    from ..core.game import Position
 
     if not args.cgp.strip():
         parse_cgp(args.cgp, None)  # raises the CgpError that says what a CGP holds
     lang = _lang_or_guess(args.lang, guess_language(args.cgp), "--cgp")
     if need_pack:
-        from .pack import load_pack
+        from ..core.pack import load_pack
 
         pack = load_pack(lang)
         spec = pack.spec
@@ -117,7 +118,7 @@ def _cgp_position(args, need_pack: bool = True):
 def cmd_moves(args) -> int:
     """Every legal move of a CGP position, best score first: GCG text, score, tiles played,
     leave. ``--json``: one object per line."""
-    from .movegen import leaves
+    from ..core.movegen import leaves
 
     pack, pos = _cgp_position(args)
     spec = pack.spec
@@ -135,7 +136,7 @@ def cmd_moves(args) -> int:
 def _write_moves(out, order, moves, lv, spec, as_json: bool) -> None:
     import json
 
-    from .move import Move, format_rack
+    from ..core.move import Move, format_rack
 
     for i in order:
         m = Move.from_record(moves[i], spec)
@@ -170,8 +171,8 @@ def _gcg_files(paths) -> list[Path]:
 
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
-    from .gcg import read_gcg, replay
-    from .pack import load_pack
+    from ..formats.gcg import read_gcg, replay
+    from ..core.pack import load_pack
 
     game = read_gcg(path)
     lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
@@ -265,7 +266,7 @@ def cmd_show(args) -> int:
         return 0
     if not args.game:
         raise HeuriError("show: give --cgp \"CGP\" or a GCG file")
-    from .gcg import read_gcg, replay
+    from ..formats.gcg import read_gcg, replay
 
     game = read_gcg(Path(args.game))
     spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
@@ -293,8 +294,8 @@ def cmd_best(args) -> int:
     exactly those keys."""
     import json
 
-    from .evaluate import engine_options, make_evaluator
-    from .pack import load_pack
+    from ..eval.evaluate import engine_options, make_evaluator
+    from ..core.pack import load_pack
 
     if args.top < 1:
         raise HeuriError(f"best: --top {args.top}: give at least 1")
@@ -308,8 +309,8 @@ def cmd_best(args) -> int:
         ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
         title = "CGP position"
     elif args.gcg:
-        from .gcg import read_gcg, replay
-        from .probability import augmented_bag
+        from ..formats.gcg import read_gcg, replay
+        from ..eval.probability import augmented_bag
 
         game = read_gcg(Path(args.gcg))
         pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.gcg))
@@ -359,9 +360,9 @@ def cmd_best(args) -> int:
 
 
 def _position_from_cgp(args):
-    from .cgp import guess_language
-    from .game import Position
-    from .pack import load_pack
+    from ..core.cgp import guess_language
+    from ..core.game import Position
+    from ..core.pack import load_pack
 
     if not args.cgp.strip():
         raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
@@ -389,7 +390,7 @@ def cmd_endgame(args) -> int:
     (--json) one object per line."""
     import json
 
-    from .endgame import EndgameSearch
+    from ..search.endgame import EndgameSearch
 
     pack, pos = _position_from_cgp(args)
     spec = pack.spec
@@ -441,7 +442,7 @@ def cmd_peg(args) -> int:
     weighted by its probability; a table by win probability then expected spread."""
     import json
 
-    from .peg import PegSearch
+    from ..search.peg import PegSearch
 
     pack, pos = _position_from_cgp(args)
     spec = pack.spec
@@ -481,7 +482,7 @@ def cmd_peg(args) -> int:
 
 def cmd_match(args) -> int:
     """Play a paired match (heuri.match) and print its summary table."""
-    from .match import cli_match
+    from ..play.match import cli_match
 
     return cli_match(args)
 
@@ -536,12 +537,12 @@ def _fresh(paths, force: bool) -> None:
 def _master_from(args, pack=None):
     """The master game of ``--from``/``--game`` FILE, else generated from ``--seed``."""
     from .duplicate import load_master, master_game
-    from .pack import load_pack
+    from ..core.pack import load_pack
 
     path = getattr(args, "from_file", None) or getattr(args, "game", None)
     if path:
-        from .errors import GcgError
-        from .gcg import read_gcg
+        from ..core.errors import GcgError
+        from ..formats.gcg import read_gcg
 
         try:
             lang = args.lang or read_gcg(Path(path)).guess_language()
@@ -561,8 +562,8 @@ def cmd_duplicate_new(args) -> int:
     from rich.markup import escape
 
     from .duplicate import sheet, to_gcg
-    from .gcg import write_gcg
-    from .pack import load_pack
+    from ..formats.gcg import write_gcg
+    from ..core.pack import load_pack
 
     pack = load_pack(args.lang)
     out = Path(args.out or f"duplicate/{args.lang}-{args.seed}.gcg")
@@ -780,7 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_peg)
 
     p = sub.add_parser("match", help="paired self-play match between two engines (seats swapped, same tiles)")
-    from .match import add_match_arguments
+    from ..play.match import add_match_arguments
 
     add_match_arguments(p)
     p.set_defaults(func=cmd_match)

@@ -44,12 +44,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .board import Board
-from .errors import HeuriError, MoveError
-from .move import Move, Placement, format_rack, parse_coord
+from ..core.board import Board
+from ..core.errors import HeuriError, MoveError
+from ..core.move import Move, Placement, format_rack, parse_coord
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .spec import DuplicateRules, LanguageSpec
+    from ..core.spec import DuplicateRules, LanguageSpec
 
 #: Rejected draws in a row before the rack is built to satisfy the rule directly (the
 #: needed vowels and consonants first, then random tiles); only reached when the bag holds
@@ -325,7 +325,7 @@ def septet_probability(pack, board: Board, leave) -> float:
     the pack (a rack whose tiles spell a word, blanks included): the multivariate
     hypergeometric sum of :func:`heuri.probability.leave_table` over the septets. The draw
     rule's rejections are not modelled (the draw before any rejection)."""
-    from .probability import leave_table
+    from ..eval.probability import leave_table
 
     spec = pack.spec
     lv = np.asarray(leave, dtype=np.int64)
@@ -357,7 +357,7 @@ def master_game(pack, seed: int | None = 1, max_turns: int | None = None, explai
     ``max_turns`` turns. ``explain``: compute each turn's ``p_septet`` (a few ms a turn).
     Deterministic: the same pack and seed give the same game. Raises DuplicateError when
     the language has no duplicate rules."""
-    from .movegen import generate
+    from ..core.movegen import generate
 
     spec = pack.spec
     rules_of(spec)
@@ -437,7 +437,7 @@ def to_gcg(game: MasterGame):
     per turn (the draw as the rack, the top, its score, the running total), a ``#note``
     after each event (:func:`draw_note`), and ``#game-type duplicate``, ``#id``,
     ``#lexicon`` pragmas."""
-    from .gcg import GcgEvent, GcgGame, GcgPragma
+    from ..formats.gcg import GcgEvent, GcgGame, GcgPragma
 
     spec = game.spec
     g = GcgGame(players=[(MASTER_NICK, "Master game")])
@@ -464,7 +464,7 @@ def cgp_before(game: MasterGame, t: Turn) -> str:
     """CGP of the position before turn ``t``'s move, the draw as the rack of the player to
     move, the master total so far as that player's score (the second rack unknown, as
     CGP needs two), and an ``ld`` operation naming the tile distribution."""
-    from .cgp import CgpRecord, format_cgp
+    from ..core.cgp import CgpRecord, format_cgp
 
     spec = game.spec
     rec = CgpRecord(t.board, (tuple(sorted(t.draw.tiles)), None), (t.cumulative - t.score, 0), 0,
@@ -519,9 +519,9 @@ def load_master(path, pack, explain: bool = True) -> MasterGame:
     confirm. ``explain``: as :func:`master_game`."""
     from pathlib import Path
 
-    from .errors import GcgError
-    from .gcg import read_gcg
-    from .movegen import generate
+    from ..core.errors import GcgError
+    from ..formats.gcg import read_gcg
+    from ..core.movegen import generate
 
     spec = pack.spec
     p = str(path)

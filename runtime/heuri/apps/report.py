@@ -29,7 +29,7 @@ COLOURS = ("#1f6fb4", "#d1495b", "#2a9d55", "#8d5fd3")
 def _env():
     from jinja2 import Environment, PackageLoader, select_autoescape
 
-    env = Environment(loader=PackageLoader("heuri", "templates"), autoescape=select_autoescape(["html"]),
+    env = Environment(loader=PackageLoader("heuri.apps", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
     return env
@@ -124,8 +124,8 @@ def game_plots(g: "GameAnalysis") -> dict[str, str]:
 def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
     """The page of one analysed game (see the module docstring). ``index_href``: a link
     back to the batch page, if any."""
-    from .move import Placement
-    from .render import board_svg
+    from ..core.move import Placement
+    from ..formats.render import board_svg
 
     turns = []
     for v in g.views:
@@ -152,7 +152,7 @@ def equity_formula(engine: str) -> str:
     >>> equity_formula("heuri5-peg")[:28]
     'v = j + e − c − 3·Δe_opp + P'
     """
-    from .players import ENGINES
+    from ..play.players import ENGINES
 
     evaluator = ENGINES.get(engine.partition("@")[0], ("", False))[0]
     if evaluator == "heuri5":

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from .duplicate import MasterGame, Turn, check_move, move_from_gcg, move_to_gcg
-from .errors import MoveError
+from ..core.errors import MoveError
 
 
 @dataclass

@@ -142,7 +142,7 @@ class LanguagePack:
     def bingo(self):
         """The bingo index of :mod:`heuri.bingo` (pipeline/bingo_index.py: word bitsets,
         word → key maps, blank links, word codes), memory-mapped on first use."""
-        from .bingo import bingo_index
+        from ..eval.bingo import bingo_index
 
         return bingo_index(self)
 

@@ -23,7 +23,7 @@ from .errors import SpecError
 from .tiletext import JOINERS, check_spelling, format_spelling, nfc, scan
 
 #: Repository root (runtime/heuri/spec.py → ../../); where ``lexicons/`` and ``build/`` live.
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 LEXICONS = REPO_ROOT / "lexicons"
 
 END_RULES = ("double", "transfer")

@@ -53,8 +53,8 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from .errors import HeuriError
-from .movegen import _cross_impl
+from ..core.errors import HeuriError
+from ..core.movegen import _cross_impl
 
 
 class BoardError(HeuriError):
@@ -146,7 +146,7 @@ _INDEX: dict = {}
 def bingo_index(pack) -> BingoIndex:
     """The pack's bingo index (memory-mapped, cached per pack folder). Raises PackError
     when the pack has no ``bingo/`` folder (build it with snakemake)."""
-    from .errors import PackError
+    from ..core.errors import PackError
 
     key = str(pack.root)
     ix = _INDEX.get(key)
@@ -188,7 +188,7 @@ def cross_checks(pack, letters: np.ndarray):
     ``has_down`` the same for down words (row cross-words), indexed like the board. Walks
     the move generator's word graph (:func:`heuri.movegen.cross_checks`). Raises
     BoardError for a malformed board."""
-    from . import movegen
+    from ..core import movegen
 
     letters = _check_board(pack, letters)
     ctx = movegen._CTX.get(pack) or movegen._context(pack)
@@ -729,7 +729,7 @@ class BoardDelta:
         if len(tiles) != len(rows) or (len(tiles) and (tiles.min() < 0 or tiles.max() >= self.pack.spec.n_letters)):
             raise BoardError(f"BoardDelta.bits_after: {len(rows)} squares, tiles {tiles.tolist()} "
                              f"(letter ids 0..{self.pack.spec.n_letters - 1})")
-        from . import movegen
+        from ..core import movegen
 
         ix = self.ix
         spec = self.pack.spec

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from .errors import HeuriError
+from ..core.errors import HeuriError
 from .probability import BINOM, bingo_value, default_bag_size, key_rows, key_runs, leave_table, leave_tables
 
 VOWELS = frozenset("AEIOU")
@@ -81,7 +81,7 @@ class Ranking:
         """The first ``top`` candidates as dicts with exactly the keys move, j, e, p, v,
         leave, fish (move in GCG notation, leave with ``?`` for a blank and ``[CH]``
         brackets; e, p, v rounded to 4 decimals)."""
-        from .move import Move
+        from ..core.move import Move
 
         out = []
         n = len(self) if top is None else min(top, len(self))
@@ -340,7 +340,7 @@ class Evaluator:
         a LanguageSpec with the position's rules (a CGP's ``bb``, ``etl``; a Position's
         ``spec``): its bingo bonus and exchange limit replace the pack's, in the moves
         generated and in the bingo values (50 + kσ counts the bonus)."""
-        from .movegen import generate, leaves as move_leaves
+        from ..core.movegen import generate, leaves as move_leaves
         from .probability import augmented_bag
 
         spec = self.spec
@@ -381,7 +381,7 @@ class Evaluator:
     def choose(self, position):
         """The move to play (:class:`heuri.move.Move`): the top of :meth:`rank`; the pass
         when there is no candidate."""
-        from .move import Move, Pass
+        from ..core.move import Move, Pass
 
         r = self.rank(position)
         if len(r) == 0:
@@ -810,7 +810,7 @@ class Heuri4Lanes(Heuri4):
         super().__init__(pack, lanes=lanes, leave=leave, opponent=opponent, offset=offset, **options)
 
 
-from . import DEFAULT_ENGINE  # noqa: E402,F401  (re-exported: the front ends' default)
+from .engines import DEFAULT_ENGINE  # noqa: E402,F401  (re-exported: the front ends' default)
 
 EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
               "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp,

@@ -35,7 +35,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from .errors import HeuriError
+from ..core.errors import HeuriError
 
 MAX_COUNT = 32  # largest tile count of one kind the binomial table covers
 

@@ -49,16 +49,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .board import Board
-from .cgp import guess_language_from_names
-from .errors import GcgError, MoveError
-from .game import rack_value
-from .move import Exchange, Move, Pass, Placement, format_rack, parse_rack
-from .tiletext import is_tile_text
+from ..core.board import Board
+from ..core.cgp import guess_language_from_names
+from ..core.errors import GcgError, MoveError
+from ..core.game import rack_value
+from ..core.move import Exchange, Move, Pass, Placement, format_rack, parse_rack
+from ..core.tiletext import is_tile_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .spec import LanguageSpec
+    from ..core.game import Game
+    from ..core.spec import LanguageSpec
 
 #: Encodings accepted in ``#character-encoding`` (case-insensitive).
 ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "iso-8859-1": "latin-1", "iso8859-1": "latin-1",

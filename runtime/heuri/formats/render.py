@@ -28,8 +28,8 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .board import Board
-    from .spec import LanguageSpec
+    from ..core.board import Board
+    from ..core.spec import LanguageSpec
 
 #: layout character → (fill colour, label) of an empty premium square.
 PREMIUM_STYLE = {"T": ("#d9534f", "3W"), "D": ("#f3a5a0", "2W"), "t": ("#2f7fc1", "3L"),
@@ -79,7 +79,7 @@ def _tile(x: float, y: float, cell: float, symbol: str, value: int | None, blank
 
 def _new_squares(move):
     """(row, col, tile, blank) of the squares a placement fills; () for other moves."""
-    from .move import Placement
+    from ..core.move import Placement
 
     if not isinstance(move, Placement):
         return ()

@@ -60,8 +60,8 @@ from statistics import NormalDist
 
 import numpy as np
 
-from . import DEFAULT_ENGINE
-from .errors import HeuriError
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.errors import HeuriError
 
 
 class MatchError(HeuriError):
@@ -152,8 +152,8 @@ def game_gcg(game, names: list[str], title: str = "", lexicon: str = "", notes=(
     ``RACK (RACK) -n``) or ``RACK (RACK) -n`` for each player after scoreless turns.
     ``names``: engine names by seat (seat 0 moved first); ``notes``: lines written as
     ``#note`` pragmas after the moves (a forfeit)."""
-    from .game import _ids
-    from .move import format_rack
+    from ..core.game import _ids
+    from ..core.move import format_rack
 
     spec = game.spec
     nick = _nick(names)
@@ -213,9 +213,9 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
     bug, with the position's CGP) when an in-process player returns an illegal move or the
     game does not end.
     """
-    from .errors import MoveError
-    from .game import Game
-    from .move import Exchange, Pass, Placement
+    from ..core.errors import MoveError
+    from ..core.game import Game
+    from ..core.move import Exchange, Pass, Placement
     from .siu_client import EngineFailure
 
     spec = pack.spec
@@ -323,7 +323,7 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
     (``siu:...``) gets a player per seat, with the keywords ``engines[seat]`` (``options``,
     ``movetime_ms``, ``grace_s``, ...) and its stderr in ``engines_dir/<seat>.stderr``
     (``<seat>.<pid>.stderr`` when ``per_process``: one file per worker)."""
-    from .pack import load_pack
+    from ..core.pack import load_pack
     from .players import make_player
     from .siu_client import EngineFailure
 
@@ -352,7 +352,7 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
     # warm-up: the first move of an engine loads compiled code and tables (an external
     # engine: starts the process); keep it out of the time per move. An engine that fails
     # here fails again in its first game, where it is recorded as a forfeit.
-    from .game import Game
+    from ..core.game import Game
 
     pos = Game(pack.spec, seed=0).position
     for p in {id(x): x for x in by_seat.values()}.values():
@@ -518,7 +518,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
     ``out``, options for a seat that is not an external engine, a movetime below 1 ms),
     EngineError (unknown engine), PackError (no built pack for ``lang``).
     """
-    from .pack import load_pack
+    from ..core.pack import load_pack
     from .players import check_endgame_budget, check_engine
 
     if games < 1:

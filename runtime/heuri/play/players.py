@@ -45,7 +45,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .errors import HeuriError
+from ..core.errors import HeuriError
 
 
 class EngineError(HeuriError):
@@ -133,7 +133,7 @@ def parse_engine(name: str) -> tuple[str, dict]:
     evaluator, endgame = ENGINES[base]
     if evaluator == "greedy":
         raise EngineError(f"engine {name!r}: {base} takes no options")
-    from .evaluate import EVALUATORS
+    from ..eval.evaluate import EVALUATORS
 
     # the options a variant may set: the numeric keywords of the evaluator class and of the
     # classes it passes **options on to (not the pack, not the weights object), and the
@@ -212,8 +212,8 @@ class GreedyPlayer:
         self.info: dict = {}
 
     def choose(self, position):
-        from .move import Move, Pass
-        from .movegen import generate_best
+        from ..core.move import Move, Pass
+        from ..core.movegen import generate_best
 
         self.info = {"endgame": False}
         if position.over:
@@ -248,13 +248,13 @@ class EvaluatorPlayer:
         self._greedy = GreedyPlayer(pack)
         self.search = None
         if endgame:
-            from .endgame import EndgameSearch
+            from ..search.endgame import EndgameSearch
 
             self.search = (EndgameSearch(pack, **endgame_options) if endgame_options
                            else match_endgame(pack, search_options))
         self.peg = None
         if peg:
-            from .peg import PegSearch
+            from ..search.peg import PegSearch
 
             self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG, evaluator_options=options)
         self.info: dict = {}
@@ -300,7 +300,7 @@ def match_endgame(pack, options: dict | None = None):
     :data:`MATCH_WIDE_LIMITS`, or under an engine's endgame ``options``
     (:func:`match_endgame_limits`; without a wide step, the exact step's
     :class:`heuri.endgame.EndgameSearch` alone)."""
-    from .endgame import EndgameSearch
+    from ..search.endgame import EndgameSearch
 
     exact, wide = match_endgame_limits(options or {})
     if wide is None:
@@ -313,7 +313,7 @@ def _evaluator_choose(pack, evaluator: str, options: dict | None = None):
     keyword ``options`` of an engine name, :func:`parse_engine`)."""
     if evaluator == "greedy":
         return GreedyPlayer(pack).choose
-    from .evaluate import make_evaluator
+    from ..eval.evaluate import make_evaluator
 
     return make_evaluator(pack, evaluator, **(options or {})).choose
 

@@ -59,8 +59,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
-from . import DEFAULT_ENGINE, __version__
-from .errors import HeuriError
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.version import __version__
+from ..core.errors import HeuriError
 
 ENGINE_NAME = "heuri"
 ENGINE_AUTHOR = "heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)"
@@ -656,7 +657,7 @@ def cgp_language(cgp: str) -> str | None:
     >>> cgp_language("15/15 A/ 0/0 0 lex CSW21; ld english;"), cgp_language("x / 0/0 0")
     ('en', None)
     """
-    from .cgp import guess_language
+    from ..core.cgp import guess_language
 
     return guess_language(cgp)
 
@@ -694,7 +695,7 @@ class HeuriBackend(Backend):
 
     def set_option(self, name: str, value: str | None) -> list[str]:
         if name == "Lexicon":
-            from .pack import load_pack
+            from ..core.pack import load_pack
 
             want = value.strip()
             code = want.lower() if len(want) <= 3 else want
@@ -732,7 +733,7 @@ class HeuriBackend(Backend):
     @property
     def pack(self):
         if self._pack is None:
-            from .pack import load_pack
+            from ..core.pack import load_pack
 
             self._pack = load_pack(self.lexicon)
         return self._pack
@@ -742,7 +743,7 @@ class HeuriBackend(Backend):
         evaluator) once per pack and engine, so the first ``go`` is not slowed down."""
         import numpy as np
 
-        from .game import Position
+        from ..core.game import Position
 
         pack = self.pack
         key = ("warm", id(pack), self.engine, self.k, self.best_n)
@@ -762,13 +763,13 @@ class HeuriBackend(Backend):
     def set_position(self, cgp: str, moves: list[str], rack: str | None) -> SiuPosition:
         import dataclasses
 
-        from .game import Position
+        from ..core.game import Position
 
         pack = self.pack
         code = cgp_language(cgp)
         if code is not None and code != pack.spec.code:
             # the draft: an opcode (lex/ld) wins over the Lexicon option for this position
-            from .pack import load_pack
+            from ..core.pack import load_pack
 
             try:
                 pack = load_pack(code)
@@ -791,7 +792,7 @@ class HeuriBackend(Backend):
         if rack is not None:
             pos = self._set_rack(pos, rack)
             rack_known = True
-        from .cgp import lexicon_warning
+        from ..core.cgp import lexicon_warning
 
         note = lexicon_warning(cgp, spec)
         return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else ())
@@ -804,8 +805,8 @@ class HeuriBackend(Backend):
 
         import numpy as np
 
-        from .errors import MoveError
-        from .move import Exchange
+        from ..core.errors import MoveError
+        from ..core.move import Exchange
 
         spec = pos.spec
         where = f"moves[{i + 1}] {text!r}"
@@ -817,14 +818,14 @@ class HeuriBackend(Backend):
         if text.lower().startswith("phony."):
             # a play challenged off: a scoreless turn, nothing changes on the board
             try:
-                from .move import Move
+                from ..core.move import Move
 
                 Move.from_siu(text[6:], pos.board, spec)
             except (MoveError, HeuriError) as e:
                 raise SiuError("bad-move", f"{where}: {e}") from None
             return dataclasses.replace(pos, to_move=(s + 1) % n, scoreless=pos.scoreless + 1), nxt_known
         try:
-            from .move import Move
+            from ..core.move import Move
 
             move = Move.from_siu(text, pos.board, spec)
         except (MoveError, HeuriError) as e:
@@ -873,8 +874,8 @@ class HeuriBackend(Backend):
 
         import numpy as np
 
-        from .errors import MoveError
-        from .move import parse_rack
+        from ..core.errors import MoveError
+        from ..core.move import parse_rack
 
         spec = pos.spec
         try:
@@ -921,13 +922,13 @@ class HeuriBackend(Backend):
     # -- searching ------------------------------------------------------------------------
     def _evaluator_options(self) -> dict:
         """Keyword options of :func:`heuri.evaluate.make_evaluator` from ``K``/``BestN``."""
-        from .evaluate import engine_options
+        from ..eval.evaluate import engine_options
 
         return engine_options(self.engine, self.k, self.best_n)
 
     def evaluator(self, pack):
         """The evaluator named by the ``Engine`` option, with ``K`` and ``BestN``."""
-        from .evaluate import make_evaluator
+        from ..eval.evaluate import make_evaluator
 
         key = ("ev", id(pack), self.engine, self.k, self.best_n)
         ev = self._players.get(key)
@@ -940,7 +941,7 @@ class HeuriBackend(Backend):
         """The player heuri's match runner would use (:func:`heuri.players.make_player`:
         the evaluator, and the endgame search once the bag is empty), with the evaluator
         built from ``K``/``BestN`` and recording its ranking in ``last["rank"]``."""
-        from .move import Move, Pass
+        from ..core.move import Move, Pass
         from .players import make_player
 
         name = self.engine if (self.endgame or self.engine == "greedy") else f"{self.engine}-noend"
@@ -975,7 +976,7 @@ class HeuriBackend(Backend):
         """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``
         (wins + half the draws, %), ``wins``/``draws``/``losses`` (probabilities over the
         draws), ``spread`` (expected final spread), ``method`` (heuri.peg)."""
-        from .peg import PegSearch
+        from ..search.peg import PegSearch
 
         spec, board = sp.pack.spec, sp.position.board
         key = ("peg", id(sp.pack), self.engine)
@@ -992,7 +993,7 @@ class HeuriBackend(Backend):
         return res.rows[0].move.siu(spec, board)
 
     def _gen(self, sp, params, stop, emit) -> str:
-        from .move import Move
+        from ..core.move import Move
 
         pack, pos = sp.pack, sp.position
         spec = pack.spec
@@ -1015,8 +1016,8 @@ class HeuriBackend(Backend):
         return texts[order[0]] if order else "pass"
 
     def _canonical(self, sp, texts: list[str], emit) -> set[str]:
-        from .errors import MoveError
-        from .move import Move
+        from ..core.errors import MoveError
+        from ..core.move import Move
 
         spec, board = sp.pack.spec, sp.position.board
         out = set()
@@ -1034,7 +1035,7 @@ class HeuriBackend(Backend):
         """The exact endgame solver, stopped by SIU ``stop`` (the server also sets it when
         ``movetime`` runs out); ``match_limits``: the match players' node limits (``go
         auto``), else the solver's own (``go endgame``: exact unless stopped)."""
-        from .endgame import EndgameSearch
+        from ..search.endgame import EndgameSearch
         from .players import MATCH_EXACT_LIMITS, MATCH_WIDE_LIMITS, TwoStepEndgame
 
         kw = {} if max_depth is None else {"max_depth": max_depth}
@@ -1072,7 +1073,7 @@ class HeuriBackend(Backend):
         return res.move.siu(sp.pack.spec, sp.position.board)
 
     def _auto(self, sp, params, stop, emit) -> str:
-        from .move import Placement
+        from ..core.move import Placement
 
         pack, pos = sp.pack, sp.position
         spec = pack.spec

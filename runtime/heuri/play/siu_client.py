@@ -38,7 +38,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from .errors import HeuriError
+from ..core.errors import HeuriError
 
 SIU_PREFIX = "siu:"
 DEFAULT_START_TIMEOUT = 60.0  # s for siuok and the first readyok (a cold numba cache compiles)
@@ -300,8 +300,8 @@ class SiuPlayer:
         """The engine's move for the player to move in ``position`` (a
         :class:`heuri.game.Position`), checked. Raises EngineFailure (see the module
         docstring); the engine is then killed and restarted at the next call."""
-        from .errors import MoveError, TileError
-        from .move import Move
+        from ..core.errors import MoveError, TileError
+        from ..core.move import Move
 
         t0 = time.perf_counter()
         try:

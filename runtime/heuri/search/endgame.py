@@ -84,7 +84,7 @@ from numba import njit
 
 from . import endgame_core as core
 from .endgame_kernels import FastGen, build_order, stale_best
-from .errors import HeuriError
+from ..core.errors import HeuriError
 
 _INF = 10 ** 6
 _PROVEN = 1000  # table depth of a value searched to the end of every line
@@ -905,7 +905,7 @@ class EndgameSearch:
         self._stamp[sq] = -1
 
     def _moves_of(self, recs) -> list:
-        from .move import Move, Pass
+        from ..core.move import Move, Pass
 
         return [Pass() if r is None else Move.from_record(r, self.spec) for r in recs]
 
@@ -954,7 +954,7 @@ class EndgameSearch:
     def _core_state(self, rules):
         """The compiled search's arrays (built once, sized by the limits), with the bingo
         bonus of the position's rules."""
-        from . import movegen as mg
+        from ..core import movegen as mg
 
         if self._core is None:
             ctx = mg._CTX.get(self.pack) or mg._context(self.pack)
@@ -1174,7 +1174,7 @@ class EndgameSearch:
 
     def _core_moves(self, A, line) -> list:
         """Moves (Placement / Pass) of a line of arena indices, replayed from the root board."""
-        from .move import Pass, Placement
+        from ..core.move import Pass, Placement
 
         letters, blanks, N = self._letters.copy(), self._blanks.copy(), self.N
         moves = []

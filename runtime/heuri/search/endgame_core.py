@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .movegen import _cross_impl, _search
+from ..core.movegen import _cross_impl, _search
 from .endgame_kernels import perp_run_clear
 
 INF = 10 ** 6
@@ -68,7 +68,7 @@ def make_state(ctx, N, L, R, max_ply, arena_cap, tt_bits, list_bits, cross_bits,
     rack array); ``arena_cap``: moves the arena holds; ``tt_bits`` / ``list_bits`` /
     ``cross_bits``: log2 of the table sizes; ``buf_cap``: moves one generator call may
     list. Large arrays are ``np.zeros`` (pages are touched only as they are used)."""
-    from .movegen import _NO_PH, _NO_SB, _NO_TOP_KEY, _NO_TOP_SC
+    from ..core.movegen import _NO_PH, _NO_SB, _NO_TOP_KEY, _NO_TOP_SC
 
     I64, U64, B8, SK, SL = ctx.scratch
     G = (ctx.g, np.int64(ctx.hw), np.int64(ctx.root), ctx.values, ctx.lmul, ctx.wmul, np.int64(ctx.centre[0]),

@@ -32,7 +32,7 @@ import warnings
 import numpy as np
 from numba import njit
 
-from .movegen import MOVE_DTYPE
+from ..core.movegen import MOVE_DTYPE
 
 
 @njit(cache=True)
@@ -189,7 +189,7 @@ class FastGen:
         self._cc: dict = {}
         self.fast = True
         try:
-            from . import movegen as mg
+            from ..core import movegen as mg
 
             self._mg = mg
             mg._context(pack)  # fails here, not in a search, when the internals changed
@@ -216,7 +216,7 @@ class FastGen:
         return self._mg_generate(letters, blanks, rack)
 
     def _mg_generate(self, letters, blanks, rack):
-        from .movegen import generate
+        from ..core.movegen import generate
 
         return generate(self.pack, letters, blanks, rack, bag_size=0, exchanges=False, rules=self.rules)
 

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import DEFAULT_ENGINE
-from .errors import HeuriError
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.errors import HeuriError
 
 
 class PegError(HeuriError):
@@ -131,7 +131,7 @@ class PegSearch:
                  endgame_limits: dict | None = None, max_bag: int = 7, max_draws: int = 40,
                  max_replies: int = 6, evaluator_options: dict | None = None):
         from .endgame import EndgameSearch
-        from .evaluate import make_evaluator
+        from ..eval.evaluate import make_evaluator
 
         self.pack = pack
         self.spec = pack.spec
@@ -182,7 +182,7 @@ class PegSearch:
         """Rank the candidates of ``position`` (1 to ``max_bag`` tiles in the bag, the
         mover's rack known; the opponent's rack may be unknown: it is the unseen tiles
         minus the bag). Raises PegError."""
-        from .move import Move
+        from ..core.move import Move
 
         t0 = time.perf_counter()
         self._check(position)
@@ -204,7 +204,7 @@ class PegSearch:
     def _candidate(self, position, mv, rec, U, nU, b, spread0, notes) -> PegRow:
         import dataclasses
 
-        from .move import Placement
+        from ..core.move import Placement
 
         kind = int(rec["kind"])
         n = int(rec["n_tiles"]) if kind == 0 else 0
@@ -258,7 +258,7 @@ class PegSearch:
     def _one_ply(self, position, board, leave, D, U, bag_left, score, exchange, mv) -> int:
         """Mean over the bag's possible contents of: my score − the opponent's top score
         + the horizon value of the racks (mine count against me)."""
-        from .movegen import generate
+        from ..core.movegen import generate
 
         rest = U - D  # the bag's other tiles and the opponent's rack (exchanged tiles are in neither)
         rack_me = leave + D

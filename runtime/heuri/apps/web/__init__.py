@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from ..errors import HeuriError
+from ...core.errors import HeuriError
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, langs=("es", "en", "fr")) -> int:

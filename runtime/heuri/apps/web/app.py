@@ -25,7 +25,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import HeuriError, KindedError
+from ...core.errors import HeuriError, KindedError
 from .service import MAX_GCG_EVENTS, MAX_ROWS, ApiError, Service
 
 #: the largest request body read (bytes); a GCG record is a few KB
@@ -151,7 +151,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
 def _info(svc: Service) -> dict:
     """``GET /api/info``: the languages served with their tiles (the page's palette),
     the engines and the limits."""
-    from ..tiletext import format_spelling
+    from ...core.tiletext import format_spelling
     from .service import ENGINES
 
     langs = []

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import DEFAULT_ENGINE
-from ..errors import HeuriError
+from ...eval.engines import DEFAULT_ENGINE
+from ...core.errors import HeuriError
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
 #: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
@@ -85,7 +85,7 @@ class Service:
     ``packs``: ``{lang: LanguagePack}`` already loaded (then ``langs`` defaults to them)."""
 
     def __init__(self, langs=("es", "en", "fr"), packs: dict | None = None):
-        from ..pack import load_pack
+        from ...core.pack import load_pack
 
         self.langs = list(dict.fromkeys(packs or langs))
         if not self.langs:
@@ -99,7 +99,7 @@ class Service:
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) and page in what a request needs, once per
         language, so that the first request is not the slow one."""
-        from ..bingo import bingo_lanes
+        from ...eval.bingo import bingo_lanes
 
         for lang, pack in self.packs.items():
             pack.words  # the word set (phony checks in a game against heuri)
@@ -113,7 +113,7 @@ class Service:
         served language). Raises HeuriError naming the languages served."""
         lang = req.get("lang")
         if not lang and isinstance(req.get("cgp"), str):
-            from ..cgp import guess_language
+            from ...core.cgp import guess_language
 
             lang = guess_language(req["cgp"])
         lang = lang or self.langs[0]
@@ -125,7 +125,7 @@ class Service:
     def _evaluator(self, lang: str, engine: str, **opts):
         """This thread's evaluator (evaluators keep per-decision state, so threads do not
         share one); built once per thread, language, engine and options."""
-        from ..evaluate import make_evaluator
+        from ...eval.evaluate import make_evaluator
 
         cache = getattr(self._local, "evaluators", None)
         if cache is None:
@@ -139,8 +139,8 @@ class Service:
 
     @staticmethod
     def _position_of(pack, cgp: str):
-        from ..cgp import parse_cgp
-        from ..game import Position
+        from ...core.cgp import parse_cgp
+        from ...core.game import Position
 
         if not cgp.strip():
             parse_cgp(cgp, pack.spec)  # the CgpError that says what a CGP holds
@@ -158,9 +158,9 @@ class Service:
         ``[[tile, count]]`` of the tiles the player to move cannot see, ``lanes``
         ``[[row, col, across, length]]`` (0-based) where a bingo can land and
         ``lane_squares`` ``[[row, col]]`` their empty squares."""
-        from ..cgp import lexicon_warning
-        from ..render import board_svg
-        from ..tiletext import format_spelling
+        from ...core.cgp import lexicon_warning
+        from ...formats.render import board_svg
+        from ...core.tiletext import format_spelling
 
         pack, pos = self._position(req)
         spec = pack.spec
@@ -178,8 +178,8 @@ class Service:
         """``{lang, cgp, top}`` → ``{count, moves: [{move, score, tiles_played, leave}]}``:
         the rows of ``heuri moves --json`` (best score first, the generator's order on ties),
         the first ``top`` (default all, at most :data:`MAX_ROWS`)."""
-        from ..move import Move, format_rack
-        from ..movegen import leaves
+        from ...core.move import Move, format_rack
+        from ...core.movegen import leaves
 
         pack, pos = self._position(req)
         spec = pack.spec
@@ -202,7 +202,7 @@ class Service:
         if engine not in ENGINES:
             raise HeuriError(f"engine: {engine!r}; choose one of {', '.join(ENGINES)}")
         top = _int(req, "top", 10, 1, MAX_ROWS)
-        from ..evaluate import engine_options
+        from ...eval.evaluate import engine_options
 
         k = req.get("k")
         if k is not None and (isinstance(k, bool) or not isinstance(k, (int, float)) or k <= 0):
@@ -219,8 +219,8 @@ class Service:
         leave}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
-        from ..move import Move, Placement
-        from ..render import board_svg
+        from ...core.move import Move, Placement
+        from ...formats.render import board_svg
 
         pack, pos = self._position(req)
         spec = pack.spec
@@ -246,8 +246,8 @@ class Service:
         or its ``turns.parquet``): the same figures read from there, for the game of that
         analysis with this record's moves. Refuses (422) a record of more than
         :data:`MAX_GCG_EVENTS` events; a path must name an existing ``.gcg`` file."""
-        from ..gcg import read_gcg, replay
-        from ..render import board_svg
+        from ...formats.gcg import read_gcg, replay
+        from ...formats.render import board_svg
 
         text, name = self._gcg_source(req)
         if text.count("\n>") + text.startswith(">") > MAX_GCG_EVENTS:
@@ -294,7 +294,7 @@ class Service:
                     turns[-1]["svg"] = board_svg(st.board, label=f"turn {len(turns)}")
                 before = st.board
                 continue
-            from ..move import Move, Placement
+            from ...core.move import Move, Placement
 
             prev = before if before is not None else r.board_at(0)
             m = Move.from_gcg(e.move, prev, spec) if e.kind != "pass" else None
@@ -323,7 +323,7 @@ class Service:
             for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
                 t.update({k: row[k] for k in ANALYSIS_KEYS})
                 if t.get("best") and t["best"] != t["move"] and not t["after"]:
-                    from ..move import Move
+                    from ...core.move import Move
 
                     best = Move.from_gcg(t["best"], prev, spec)
                     t["svg"] = board_svg(after, played=m, second=best, label=f"turn {t['n']}")
@@ -342,7 +342,7 @@ class Service:
         if p.stat().st_size > 1 << 20:
             raise ApiError(f"path {path!r}: {p.stat().st_size:,} bytes; a game record is a few KB "
                            f"(at most 1 MiB is read)", 413, "too-large")
-        from ..gcg import _decode
+        from ...formats.gcg import _decode
 
         return _decode(p.read_bytes(), str(p)), str(p)
 
@@ -361,8 +361,8 @@ class Service:
         """``{lang, engine, seed, first}`` → a new game against heuri (``first``: ``"you"``
         (default) or ``"heuri"``, who plays first; ``seed``: the bag, default random) and its
         state (:meth:`play_state`). heuri's first move is made at once when it starts."""
-        from ..game import Game
-        from ..players import check_engine, make_player
+        from ...core.game import Game
+        from ...play.players import check_engine, make_player
 
         pack = self.pack(req)
         engine = req.get("engine") or DEFAULT_ENGINE
@@ -421,7 +421,7 @@ class Service:
 
     def play_gcg(self, gid: str) -> str:
         """The game so far as a GCG record (text)."""
-        from ..gcg import game_to_gcg, write_gcg
+        from ...formats.gcg import game_to_gcg, write_gcg
 
         g = self._game(gid)
         with g.lock:
@@ -465,7 +465,7 @@ def _analysis_rows(where: str, moves: list[str], file_name: str) -> list[dict]:
 
 def _lanes(pack, board) -> dict:
     """``{lanes, lane_squares}`` of a board (see :meth:`Service.position`)."""
-    from ..bingo import bingo_lanes
+    from ...eval.bingo import bingo_lanes
 
     lanes = bingo_lanes(pack, board.letters)
     sq = set()
@@ -480,7 +480,7 @@ def _lanes(pack, board) -> dict:
 def _cgp_before(board, rack: str, spec, totals, seat: int, scoreless: int) -> str:
     """CGP of the position a record's turn is played from: the mover first with the
     rack the record gives ('' unknown), the scores before the move."""
-    from ..cgp import CgpRecord, format_cgp
+    from ...core.cgp import CgpRecord, format_cgp
 
     ids = tuple(spec.parse_tiles(rack)) if rack else None
     opp = max((t for i, t in enumerate(totals) if i != seat), default=0)
@@ -510,8 +510,8 @@ class _PlayGame:
             self.last_info = dict(getattr(self.player, "info", {}) or {})
 
     def state(self, gid: str) -> dict:
-        from ..render import board_svg, rack_svg
-        from ..tiletext import format_spelling
+        from ...formats.render import board_svg, rack_svg
+        from ...core.tiletext import format_spelling
 
         g = self.game
         spec = g.spec
