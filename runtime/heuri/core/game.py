@@ -147,7 +147,7 @@ class Position:
                 return None
             if self.hidden[i] and not self.racks[i].any():
                 return None
-            return _ids(self.racks[i])
+            return tile_ids(self.racks[i])
 
         racks = tuple(field(i) for i in order)
         rec = CgpRecord(self.board, racks, tuple(self.scores[i] for i in order), self.scoreless, self.ops)
@@ -180,7 +180,7 @@ class Position:
 
     def rack_text(self, seat: int | None = None) -> str:
         """Rack as text (``AEINRST``, ``?`` blank last)."""
-        return format_rack(_ids(self.racks[self.to_move if seat is None else seat]), self.spec)
+        return format_rack(tile_ids(self.racks[self.to_move if seat is None else seat]), self.spec)
 
     @property
     def rule(self) -> str:
@@ -225,7 +225,7 @@ class Position:
         if (need > have).any():
             missing = np.maximum(need - have, 0)
             raise MoveError(f"move {move.gcg(self.spec)!r}: the rack {self.rack_text()} lacks "
-                            f"{format_rack(_ids(missing), self.spec)}", "tiles-not-in-rack")
+                            f"{format_rack(tile_ids(missing), self.spec)}", "tiles-not-in-rack")
 
     def after(self, move: Move, drawn=(), returned_to_bag: bool = True, score: int | None = None,
               words=None) -> "Position":
@@ -246,7 +246,7 @@ class Position:
         rack = self.rack - move.rack_counts(spec)
         bag = self.bag.copy()
         if (d > bag).any() or d.sum() > self.bag_size:
-            raise MoveError(f"drawn tiles {format_rack(_ids(d), spec)} are not in the bag", "rack-not-in-bag")
+            raise MoveError(f"drawn tiles {format_rack(tile_ids(d), spec)} are not in the bag", "rack-not-in-bag")
         if rack.sum() + d.sum() > spec.rack_size:
             raise MoveError(f"drawing {int(d.sum())} tiles would overfill the rack", "rack-overfull")
         rack = rack + d
@@ -292,7 +292,9 @@ def _counts(spec: "LanguageSpec", tiles) -> np.ndarray:
     return np.bincount(ids, minlength=spec.n_kinds).astype(np.int64)
 
 
-def _ids(counts) -> list[int]:
+def tile_ids(counts) -> list[int]:
+    """A count vector ((K,) by tile id) as its tile ids, each repeated by its count, in id
+    order: ``[2, 0, 1]`` → ``[0, 0, 2]`` (what :func:`heuri.core.move.format_rack` writes)."""
     return [int(i) for i in np.repeat(np.arange(len(counts)), np.asarray(counts, dtype=np.int64))]
 
 

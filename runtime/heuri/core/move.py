@@ -34,14 +34,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from .errors import MoveError, TileError
 from .tiletext import check_spelling, format_spelling, scan
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .board import Board
+    import numpy as np
+
     from .spec import LanguageSpec
+
+
+class BoardView(Protocol):
+    """What a move reads of a board (:class:`heuri.core.board.Board` is one; the board
+    module builds on this one, so it is named here by what it holds, not imported):
+    ``letters`` (N, N) int8 tile ids, -1 empty; ``blanks`` (N, N) bool, a blank there."""
+
+    letters: "np.ndarray"
+    blanks: "np.ndarray"
 
 PLACEMENT, EXCHANGE, PASS = 0, 1, 2
 
@@ -134,7 +144,7 @@ class Move:
 
     # -- parsing ----------------------------------------------------------------------
     @staticmethod
-    def from_gcg(text: str, board: "Board | None", spec: "LanguageSpec") -> "Move":
+    def from_gcg(text: str, board: "BoardView | None", spec: "LanguageSpec") -> "Move":
         """Parse a GCG move: ``8D DJINN`` / ``N1 .AZY`` / ``-QV`` / ``-4`` / ``-``.
 
         ``board`` (a :class:`heuri.board.Board`, or None for an empty board) resolves the
@@ -159,7 +169,7 @@ class Move:
         return Placement._parse(parts[0], parts[1], board, spec, dots=True, text=text)
 
     @staticmethod
-    def from_siu(text: str, board: "Board | None", spec: "LanguageSpec") -> "Move":
+    def from_siu(text: str, board: "BoardView | None", spec: "LanguageSpec") -> "Move":
         """Parse an SIU/UCGI move: ``8D.DJINN`` (played-through letters written out; an
         optional ``.RACK`` after the tiles is ignored), ``ex.ABC``, ``ex.4``, ``pass``.
         Raises MoveError like :meth:`from_gcg`."""
@@ -270,12 +280,12 @@ class Placement(Move):
         """The main word's spelling (``"CHICAS"``), upper case, no brackets."""
         return "".join(spec.tiles[t] for t in self.tiles)
 
-    def gcg(self, spec: "LanguageSpec", dots: bool = True, board: "Board | None" = None) -> str:
+    def gcg(self, spec: "LanguageSpec", dots: bool = True, board: "BoardView | None" = None) -> str:
         """GCG text: ``8D RETSINA``. Played-through squares are ``.`` (``dots=True``) or
         their letters (lowercase where ``board`` holds a blank there)."""
         return f"{self.coord} {self._tiles_text(spec, dots, board)}"
 
-    def siu(self, spec: "LanguageSpec", board: "Board | None" = None) -> str:
+    def siu(self, spec: "LanguageSpec", board: "BoardView | None" = None) -> str:
         """SIU text: ``8D.RETSINA`` (played-through letters written out)."""
         return f"{self.coord}.{self._tiles_text(spec, False, board)}"
 

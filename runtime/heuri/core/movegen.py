@@ -56,6 +56,17 @@ decision and the re-valuations after it ask for the same board again).
 Thread use: the compiled kernels release the GIL (``nogil``); each thread has its own
 context (output buffer, work arrays, caches: :class:`_ThreadContexts`).
 
+Kernel interface (what other compiled code builds on, the way MAGPIE's ``move_gen.h``
+serves its endgame; named in :data:`KERNEL_INTERFACE`): :func:`kernel_context` and
+:class:`KernelContext` (the pack's graph and numbers as kernel arguments, per thread);
+:func:`cross_checks_kernel` (the compiled cross-checks: δ and the endgame's board cache);
+:func:`search_kernel` (the compiled placement search, called inside the endgame's
+kernels) and :func:`walk_placements` (its Python entry with the context's arrays), which
+write MOVE_DTYPE records as bytes, :data:`RECORD_BYTES` a row; the ``NO_*`` arrays that
+stand for the best-N inputs when every placement is wanted; :func:`popcount`, the set bits
+of a uint64 inside compiled code. Anything else with a leading
+underscore is the generator's own and may change.
+
 >>> import numpy as np
 >>> from heuri import load_pack                                  # doctest: +SKIP
 >>> pack = load_pack("en")                                      # doctest: +SKIP
@@ -101,16 +112,18 @@ MOVE_DTYPE = np.dtype([("kind", "i1"), ("row", "i1"), ("col", "i1"), ("across", 
 
 PLACEMENT, EXCHANGE, PASS = 0, 1, 2
 
-_REC = 56
+#: bytes of one MOVE_DTYPE record: the row width of the (cap, RECORD_BYTES) uint8 buffers
+#: that :func:`search_kernel` and :func:`walk_placements` write (kernel interface)
+RECORD_BYTES = 56
 _O_KIND, _O_ROW, _O_COL, _O_ACROSS, _O_LEN = 0, 1, 2, 3, 4
 _O_TILES, _O_NEW, _O_BLANK, _O_NT, _O_SCORE = 5, 20, 35, 50, 52
-assert MOVE_DTYPE.itemsize == _REC and MOVE_DTYPE.fields["score"][1] == _O_SCORE
+assert MOVE_DTYPE.itemsize == RECORD_BYTES and MOVE_DTYPE.fields["score"][1] == _O_SCORE
 assert MOVE_DTYPE.fields["tiles"][1] == _O_TILES and MOVE_DTYPE.fields["new"][1] == _O_NEW
 assert MOVE_DTYPE.fields["blank"][1] == _O_BLANK and MOVE_DTYPE.fields["n_tiles"][1] == _O_NT
 
 _MAXN = 15  # largest board the move record holds
 
-# the fields of a frame of the walk's stack (_search: frame k at FR[k * _F_SIZE ...])
+# the fields of a frame of the walk's stack (search_kernel: frame k at FR[k * _F_SIZE ...])
 _F_POS = 0
 _F_PH = 1
 _F_NODE = 2
@@ -148,7 +161,7 @@ _S32 = np.uint64(32)
 
 
 @intrinsic
-def _popcount(typingctx, x):
+def popcount(typingctx, x):
     """Number of set bits of a uint64 (LLVM ctpop: one popcnt instruction)."""
     sig = types.int64(types.uint64)
 
@@ -224,7 +237,7 @@ def _find(g, hw, node, t):
     if ((h >> np.uint64(t)) & _ONE) == 0:
         return -1
     sep = np.int64((h >> np.uint64(32 * hw - 1)) & _ONE)
-    return node + hw + sep + _popcount(h & ((_ONE << np.uint64(t)) - _ONE))
+    return node + hw + sep + popcount(h & ((_ONE << np.uint64(t)) - _ONE))
 
 
 @njit(cache=True, nogil=True)
@@ -248,7 +261,7 @@ def _is_word(g, hw, root, tiles):
 
 
 @njit(cache=True, nogil=True)
-def _cross_impl(g, hw, root, letters, blanks, values, L):
+def cross_checks_kernel(g, hw, root, letters, blanks, values, L):
     """Cross-checks of every square for both directions (see :func:`cross_checks`), as
     fresh arrays (mask uint64, csum int32, has bool; each (2, N, N))."""
     N = letters.shape[0]
@@ -261,7 +274,7 @@ def _cross_impl(g, hw, root, letters, blanks, values, L):
 
 @njit(cache=True, nogil=True)
 def _cross_into(g, hw, root, letters, blanks, values, L, mask, csum, has):
-    """:func:`_cross_impl` written into the given (2, N, N) arrays (every entry)."""
+    """:func:`cross_checks_kernel` written into the given (2, N, N) arrays (every entry)."""
     N = letters.shape[0]
     full = np.uint64((1 << L) - 1)
     for d in range(2):
@@ -323,7 +336,7 @@ def _cross_into(g, hw, root, letters, blanks, values, L, mask, csum, has):
                 while cand != 0:
                     x = np.int64(trailing_zeros(cand))
                     cand &= cand - _ONE
-                    w = g[a + _popcount(hb & ((_ONE << np.uint64(x)) - _ONE))]
+                    w = g[a + popcount(hb & ((_ONE << np.uint64(x)) - _ONE))]
                     if n_p == 0:
                         ok = (w & _ACC) != 0
                     else:
@@ -790,7 +803,7 @@ def _suffix(SK, SL, k):
 
 
 @njit(cache=True, nogil=True)
-def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
+def search_kernel(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, centre_c,
             blank_ok, L, rack_size, bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL,
             best_n, sept, compl, SB, PH, top_sc, top_key):
     """Placements, written to ``buf`` as MOVE_DTYPE records (bytes). Two modes:
@@ -838,7 +851,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
     A_bound = I64[21]
     CAP = I64[22, :N]
     RV = I64[23, :64]
-    bv = buf.reshape(buf.shape[0] * _REC)  # the records as bytes (_O_ROW ... at dst * _REC)
+    bv = buf.reshape(buf.shape[0] * RECORD_BYTES)  # the records as bytes (_O_ROW ... at dst * RECORD_BYTES)
     # the walk's stack: frame k at FR[k * _F_SIZE + _F_POS ...]; rows 6-16, which _bounds
     # (f_pos, f_ph, f_wm, f_nt, f_lo) uses as its scratch before the walk
     FR = I64[6:17].reshape(11 * I64.shape[1])
@@ -975,7 +988,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
             _st(FR, f16 + _F_SEQ, seq)
             nd = _ld(FR, f16 + _F_NODE)
             h = np.uint64(_ld(g, nd)) | ((np.uint64(_ld(g, nd + 1)) << _S32) if hw == 2 else np.uint64(0))
-            w = _ld(g, nd + hw + np.int64((h >> sb) & _ONE) + _popcount(h & ((_ONE << np.uint64(t)) - _ONE)))
+            w = _ld(g, nd + hw + np.int64((h >> sb) & _ONE) + popcount(h & ((_ONE << np.uint64(t)) - _ONE)))
             child = np.int64(w & _NXT)
             acc = (w & _ACC) != 0
             lv = 0 if isb else _ld(values, t) * _ld(LM, p)
@@ -1083,7 +1096,7 @@ def _search(g, hw, root, letters, blanks, rack, values, lmul, wmul, centre_r, ce
                     n += 1
                 seq += 1
                 if dst >= 0:
-                    o = dst * _REC
+                    o = dst * RECORD_BYTES
                     if d == 0:
                         _st(bv, o + _O_ROW, i)
                         _st(bv, o + _O_COL, lo_)
@@ -1168,7 +1181,7 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
             if size > max_exch:
                 continue
             if n < cap:
-                for b in range(_REC):
+                for b in range(RECORD_BYTES):
                     buf[n, b] = 0
                 buf[n, _O_KIND] = 1
                 e = 0
@@ -1185,7 +1198,7 @@ def _extras(buf, n, cap, rack, L, max_exch, with_pass):
             n += 1
     if with_pass:
         if n < cap:
-            for b in range(_REC):
+            for b in range(RECORD_BYTES):
                 buf[n, b] = 0
             buf[n, _O_KIND] = 2
             for e2 in range(_MAXN):
@@ -1213,12 +1226,12 @@ def _rack_checked(K, I64, letters, blanks, rack_in):
 def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
              I64, U64, B8, SK, SL, XB, bingo, max_exch, with_pass):
     """One call for :func:`generate`: the checks (:func:`_check`), the kept cross-checks
-    (:func:`_cross_kept`), every placement (:func:`_search`), the exchanges and the pass
-    (:func:`_extras`), written into ``buf`` ((cap, _REC) uint8). ``K`` (int64): hw, root,
+    (:func:`_cross_kept`), every placement (:func:`search_kernel`), the exchanges and the pass
+    (:func:`_extras`), written into ``buf`` ((cap, RECORD_BYTES) uint8). ``K`` (int64): hw, root,
     centre row, centre column, L, rack size, blank_ok (the letters a blank may stand for,
     as bits). ``rack_in`` (L+1,) int64 is only read (the walk works on a copy in I64 row
     25). The exchanges and the pass of the last (rack, max_exch, with_pass) are kept in
-    ``XB`` ((2 ** rack size + 1, _REC) uint8; the key in I64 row 26 from column 8: the
+    ``XB`` ((2 ** rack size + 1, RECORD_BYTES) uint8; the key in I64 row 26 from column 8: the
     counts, max_exch, with_pass, the record count) and copied when asked again (a decision
     and its re-valuations ask for the same rack). Returns the number of moves (may exceed
     cap: call again with a bigger buffer), or minus the error code of :func:`_check`. One
@@ -1231,7 +1244,7 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
     if tot > 0:
         _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
         none = I64[26, :1]
-        n = _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
+        n = search_kernel(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
                     bingo, mask, csum, has, buf, cap, I64, U64, B8, SK, SL, 0, False, np.uint64(0), none,
                     U64[1, :1], none, none)
     kb = 8
@@ -1255,7 +1268,7 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
     ne = I64[26, kb + L + 3]
     for q in range(ne):
         if n + q < cap:
-            for b in range(_REC):
+            for b in range(RECORD_BYTES):
                 buf[n + q, b] = XB[q, b]
     return n + ne
 
@@ -1264,7 +1277,7 @@ def _gen_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has
 def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, has, kept, buf,
               I64, U64, B8, SK, SL, bingo, best_n, sept, compl, SB, PH, top_sc, top_key):
     """One call for :func:`generate_best`: the checks, the kept cross-checks and the best-N
-    search (:func:`_search` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`;
+    search (:func:`search_kernel` with ``best_n``; ``sept``, ``compl``, ``SB``: :func:`_rack_info`;
     ``PH``: :func:`_long_hashes`).
     Arguments as :func:`_gen_all`. Returns how many placements were written (0 for an empty
     rack), or minus the error code of :func:`_check`."""
@@ -1274,7 +1287,7 @@ def _best_all(g, values, lmul, wmul, K, letters, blanks, rack_in, mask, csum, ha
     if tot == 0:
         return 0
     _cross_kept(g, K[0], K[1], letters, blanks, values, L, mask, csum, has, kept)
-    return _search(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
+    return search_kernel(g, K[0], K[1], letters, blanks, rack, values, lmul, wmul, K[2], K[3], np.uint64(K[6]), L, rs,
                    bingo, mask, csum, has, buf, buf.shape[0], I64, U64, B8, SK, SL, best_n, sept, compl, SB,
                    PH, top_sc, top_key)
 
@@ -1306,7 +1319,25 @@ def _leaves(rack, kind, length, tiles, new, blank, L):
 
 
 # -- Python side --------------------------------------------------------------------------
-class _Ctx(NamedTuple):
+class KernelContext(NamedTuple):
+    """What the compiled kernels need of one pack, in one thread (:func:`kernel_context`):
+    the word graph and the spec's numbers as kernel arguments, and the thread's reusable
+    buffers and caches. Part of the kernel interface: δ (:mod:`heuri.eval.bingo`) and the
+    endgame (:mod:`heuri.search.endgame_core`, :mod:`heuri.search.endgame_kernels`) read
+    ``g``, ``hw``, ``root``, ``values``, ``lmul``, ``wmul``, ``centre``, ``blank_ok``,
+    ``L``, ``rack_size``, ``bingo`` and ``scratch``; the other fields are the move
+    generator's own.
+
+    - ``g``: (n,) uint32, the GADDAG (:class:`heuri.core.pack.WordGraph` ``nodes``);
+      ``hw`` its header words, ``root`` its root node;
+    - ``values``: (K,) int64 face values by tile id (blank last); ``lmul``, ``wmul``: (N, N)
+      int64 letter and word multipliers; ``centre``: (row, col) of the start square;
+    - ``blank_ok``: uint64, bit x set when a blank may stand for letter x;
+    - ``L`` letters, ``N`` board size, ``rack_size``, ``bingo`` (bonus points),
+      ``exchange_min_bag``: the spec's numbers;
+    - ``scratch``: the search's work arrays (:func:`search_kernel`'s ``I64 .. SL``).
+    """
+
     g: np.ndarray
     hw: int
     root: int
@@ -1363,7 +1394,10 @@ def premiums(spec) -> tuple[np.ndarray, np.ndarray]:
     return lm.astype(np.int64), wm.astype(np.int64)
 
 
-def _context(pack) -> _Ctx:
+def kernel_context(pack) -> KernelContext:
+    """The calling thread's :class:`KernelContext` for ``pack`` (made on first use, then
+    kept while the pack lives). Raises MoveGenError when the board is larger than the
+    move records hold (15x15)."""
     ctx = _CTX.get(pack)
     if ctx is None:
         spec = pack.spec
@@ -1379,16 +1413,16 @@ def _context(pack) -> _Ctx:
         for t, sym in enumerate(spec.tiles):
             if sym not in spec.blank_cannot_represent:
                 ok |= 1 << t
-        buf = np.empty((4096, _REC), np.uint8)
+        buf = np.empty((4096, RECORD_BYTES), np.uint8)
         cross = (np.zeros((2, N, N), np.uint64), np.zeros((2, N, N), np.int32), np.zeros((2, N, N), np.bool_),
                  np.zeros(2 * N * N + 1, np.int8))
         K = np.array([int(g.header_words), int(g.root), centre[0], centre[1], L, spec.rack_size, ok], np.int64)
-        ctx = _Ctx(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
+        ctx = KernelContext(np.ascontiguousarray(g.nodes), int(g.header_words), int(g.root), np.array(spec.values, np.int64),
                    lm, wm, centre, np.uint64(ok), L, N, spec.rack_size, spec.bingo_bonus,
                    spec.exchange_min_bag, [4096], _scratch(N, spec.rack_size + 1), [buf],
                    cross, [], min(spec.blank_count, spec.rack_size),
                    [None, None], [np.zeros(16, np.int64), np.zeros(16, np.int64)], K,
-                   np.zeros((2 ** min(spec.rack_size, 12) + 1, _REC), np.uint8), [])
+                   np.zeros((2 ** min(spec.rack_size, 12) + 1, RECORD_BYTES), np.uint8), [])
         _CTX[pack] = ctx
     return ctx
 
@@ -1398,7 +1432,7 @@ _DT_B = np.dtype(np.bool_)
 _DT_I64 = np.dtype(np.int64)
 
 
-def _board(ctx: _Ctx, letters, blanks):
+def _board(ctx: KernelContext, letters, blanks):
     N = ctx.N
     if (type(letters) is np.ndarray and type(blanks) is np.ndarray and letters.dtype is _DT_I8
             and blanks.dtype is _DT_B and letters.shape == (N, N) and blanks.shape == (N, N)
@@ -1422,7 +1456,7 @@ def _board(ctx: _Ctx, letters, blanks):
     return letters, blanks
 
 
-def _raise(err: int, ctx: _Ctx, letters, blanks, rack):
+def _raise(err: int, ctx: KernelContext, letters, blanks, rack):
     if err == 1:
         bad = np.argwhere((letters < -1) | (letters >= ctx.L))[0]
         raise MoveGenError(f"board: letter id {letters[tuple(bad)]} at row {bad[0] + 1} col "
@@ -1437,14 +1471,14 @@ def _raise(err: int, ctx: _Ctx, letters, blanks, rack):
     raise MoveGenError(f"move generator: error code {err}")
 
 
-def _grow(ctx: _Ctx, cap: int) -> None:
+def _grow(ctx: KernelContext, cap: int) -> None:
     """A bigger output buffer (rare), kept for the next calls."""
     ctx.cap[0] = cap
-    buf = np.empty((cap, _REC), np.uint8)
+    buf = np.empty((cap, RECORD_BYTES), np.uint8)
     ctx.out[0] = buf
 
 
-def _rack(ctx: _Ctx, rack) -> np.ndarray:
+def _rack(ctx: KernelContext, rack) -> np.ndarray:
     r = np.array(rack, dtype=np.int64)  # a copy: the search modifies it
     if r.shape != (ctx.L + 1,):
         raise MoveGenError(f"rack: a count vector of length {ctx.L + 1} (letters, blank last) "
@@ -1452,7 +1486,7 @@ def _rack(ctx: _Ctx, rack) -> np.ndarray:
     return r
 
 
-def _rack_in(ctx: _Ctx, rack) -> np.ndarray:
+def _rack_in(ctx: KernelContext, rack) -> np.ndarray:
     """The rack as a contiguous (L+1,) int64 array, the caller's own when it is one (the
     fused kernels only read it), else a converted copy; raises MoveGenError for a wrong
     shape."""
@@ -1479,7 +1513,7 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     Order: placements (across, then down), exchanges, the pass. Conventions and scoring:
     see the module docstring. Raises MoveGenError (a HeuriError) for a malformed position.
     """
-    ctx = _CTX.get(pack) or _context(pack)
+    ctx = _CTX.get(pack) or kernel_context(pack)
     letters, blanks = _board(ctx, letters, blanks)
     r = _rack_in(ctx, rack)
     bingo, min_bag = ctx.bingo, ctx.exchange_min_bag
@@ -1504,26 +1538,29 @@ def generate(pack, letters, blanks, rack, bag_size: int | None = None,
     return ctx.out[0][:n].copy().view(MOVE_DTYPE).reshape(n)
 
 
-_NO_TOP_SC = np.zeros(1, np.int64)
-_NO_SB = np.zeros(1, np.int64)
-_NO_TOP_KEY = np.zeros(1, np.int64)
-_NO_PH = np.zeros(1, np.uint64)
+# What :func:`search_kernel` takes for the best-N inputs when it lists every placement
+# (``best_n == 0``): its ``top_sc``, ``SB``, ``top_key`` and ``PH`` are then not read, but
+# the compiled signature needs arrays of their dtypes (kernel interface).
+NO_TOP_SCORES = np.zeros(1, np.int64)
+NO_RACK_WORDS = np.zeros(1, np.int64)
+NO_TOP_KEYS = np.zeros(1, np.int64)
+NO_LONG_HASHES = np.zeros(1, np.uint64)
 
 
-def _walk(ctx: _Ctx, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
+def walk_placements(ctx: KernelContext, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
     """Every placement of rack ``r`` ((L+1,) int64, modified and restored) on a checked
-    board with cross-checks ``cc`` (:func:`_cross_impl`), written into ``buf`` ((cap, _REC)
+    board with cross-checks ``cc`` (:func:`cross_checks_kernel`), written into ``buf`` ((cap, RECORD_BYTES)
     uint8); returns the count, which may exceed ``cap`` (then call again with a bigger
     buffer). The endgame solver's generator (:class:`heuri.endgame_kernels.FastGen`, which
     keeps its own cross-checks by board hash) uses it; :func:`generate` calls the fused
     :func:`_gen_all`."""
-    return _search(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
+    return search_kernel(ctx.g, ctx.hw, ctx.root, letters, blanks, r, ctx.values, ctx.lmul,
                    ctx.wmul, ctx.centre[0], ctx.centre[1], ctx.blank_ok, ctx.L,
                    ctx.rack_size, bingo, cc[0], cc[1], cc[2], buf, cap, *ctx.scratch,
-                   0, False, np.uint64(0), _NO_SB, _NO_PH, _NO_TOP_SC, _NO_TOP_KEY)
+                   0, False, np.uint64(0), NO_RACK_WORDS, NO_LONG_HASHES, NO_TOP_SCORES, NO_TOP_KEYS)
 
 
-def _bingo_keys(pack, ctx: _Ctx, r: np.ndarray) -> tuple[bool, np.uint64]:
+def _bingo_keys(pack, ctx: KernelContext, r: np.ndarray) -> tuple[bool, np.uint64]:
     """(the rack is a septet, the board letters that complete it to an 8-tile word) from
     the pack's Heuri_3 key set, for the bingo part of :func:`_bounds`. A full rack that is
     not a key has no 7- or 8-tile bingo. Anything the key set cannot say (no key set, a
@@ -1601,7 +1638,7 @@ def _rack_words(g, hw, root, rack, L, values, SB):
         st_used[f] = t
         nd = st_node[f]
         hh = np.uint64(g[nd]) | ((np.uint64(g[nd + 1]) << _S32) if hw == 2 else np.uint64(0))
-        w = g[nd + hw + np.int64((hh >> sb) & _ONE) + _popcount(hh & ((_ONE << np.uint64(t)) - _ONE))]
+        w = g[nd + hw + np.int64((hh >> sb) & _ONE) + popcount(hh & ((_ONE << np.uint64(t)) - _ONE))]
         child = np.int64(w & _NXT)
         v = st_val[f] + values[t]
         if (w & _ACC) != 0 and f + 1 < K and v > SB[f + 1]:
@@ -1617,7 +1654,7 @@ def _rack_words(g, hw, root, rack, L, values, SB):
                 sp += 1
 
 
-def _long_hashes(pack, ctx: _Ctx) -> np.ndarray:
+def _long_hashes(pack, ctx: KernelContext) -> np.ndarray:
     """``PH`` of :func:`_bounds`: one uint64 array, the pack's ``long_alphagrams/`` as a
     bitset for :func:`_has_hash`: ``PH[:63]`` the tiles' hash numbers (tile ids up to 62),
     ``PH[63]`` = b, then 2**b bits (bit k % 64 of word ``PH[64 + k // 64]``) where bit k is
@@ -1653,7 +1690,7 @@ def _long_hashes(pack, ctx: _Ctx) -> np.ndarray:
     return ctx.longw[0]
 
 
-def _rack_info(pack, ctx: _Ctx, r: np.ndarray) -> tuple:
+def _rack_info(pack, ctx: KernelContext, r: np.ndarray) -> tuple:
     """(sept, compl, SB) of rack ``r`` for :func:`_bounds`: :func:`_bingo_keys` and
     :func:`_rack_words`, kept for the last rack (a decision, a re-valuation, the benchmark's
     repeated calls ask again)."""
@@ -1693,7 +1730,7 @@ def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.nda
     never walked: each gets an upper bound on its placements' scores (:func:`_bounds`), the
     anchors are walked by decreasing bound, and the search stops at the first bound below
     the ``n``-th score found. Raises MoveGenError for a malformed position or ``n`` < 1."""
-    ctx = _CTX.get(pack) or _context(pack)
+    ctx = _CTX.get(pack) or kernel_context(pack)
     if int(n) < 1:
         raise MoveGenError(f"generate_best: n must be at least 1, got {n}")
     n = int(n)
@@ -1768,18 +1805,18 @@ def cross_checks(pack, letters, blanks) -> CrossChecks:
     ``letters``: (N, N) int, -1 empty; ``blanks``: (N, N) bool. Walks the word graph:
     the cross-word P x S is in the GADDAG as the path rev(S) x rev(P). Raises
     MoveGenError for a malformed board."""
-    ctx = _CTX.get(pack) or _context(pack)
+    ctx = _CTX.get(pack) or kernel_context(pack)
     letters, blanks = _board(ctx, letters, blanks)
     err = _check(letters, blanks, np.zeros(ctx.L + 1, np.int64), ctx.L, ctx.rack_size)
     if err:
         _raise(err, ctx, letters, blanks, np.zeros(ctx.L + 1, np.int64))
-    return CrossChecks(*_cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L))
+    return CrossChecks(*cross_checks_kernel(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L))
 
 
 def is_word(pack, tiles) -> bool:
     """True when the tile ids ``tiles`` (a sequence of letter ids) spell a word of the pack,
     looked up in the word graph."""
-    ctx = _CTX.get(pack) or _context(pack)
+    ctx = _CTX.get(pack) or kernel_context(pack)
     t = np.asarray(tiles, dtype=np.int64)
     return bool(_is_word(ctx.g, ctx.hw, ctx.root, t))
 
@@ -1819,3 +1856,12 @@ def describe(spec, move) -> str:
     if inside:
         parts.append(")")
     return f"{coord} {''.join(parts)}"
+
+
+#: The names other modules may build on (see the module docstring, "Kernel interface").
+KERNEL_INTERFACE = ("KernelContext", "kernel_context", "cross_checks_kernel", "search_kernel", "walk_placements",
+                    "RECORD_BYTES", "MOVE_DTYPE", "NO_TOP_SCORES", "NO_RACK_WORDS", "NO_TOP_KEYS", "NO_LONG_HASHES",
+                    "popcount")
+
+#: the context's earlier private name, still read by a test and a profiling script
+_context = kernel_context

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import PackError, SpecError
-from .spec import LEXICONS, REPO_ROOT, LanguageSpec, load_spec
+from .spec import LEXICONS, REPO_ROOT, LanguageSpec, build_root, load_spec
 
 #: Must equal pipeline.common.PACK_FORMAT; a pack of another format is stale.
 PACK_FORMAT = 1
@@ -32,11 +32,6 @@ REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "ana
             "keys/completers.npy", "graph/gaddag.npy", "graph/root.npy", "bingo/meta.json")
 
 SEPTET, REDUCED_OCTET = 1, 2
-
-
-def build_root() -> Path:
-    """Where packs are looked for: ``$HEURI_BUILD`` or ``<repo>/build``."""
-    return Path(os.environ.get("HEURI_BUILD", REPO_ROOT / "build"))
 
 
 @dataclass(frozen=True)
@@ -137,14 +132,6 @@ class LanguagePack:
         root = np.load(gd / "root.npy")
         return WordGraph(np.load(gd / "gaddag.npy", mmap_mode="r"), int(root[0]),
                          int(root[1]) if len(root) > 1 else 2)
-
-    @cached_property
-    def bingo(self):
-        """The bingo index of :mod:`heuri.bingo` (pipeline/bingo_index.py: word bitsets,
-        word → key maps, blank links, word codes), memory-mapped on first use."""
-        from ..eval.bingo import bingo_index
-
-        return bingo_index(self)
 
     @cached_property
     def tile_power(self) -> np.ndarray:

@@ -14,6 +14,7 @@ spec's order, the blank is ``L``; a rack, leave or bag is a count vector of leng
 """
 from __future__ import annotations
 
+import os
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,6 +26,12 @@ from .tiletext import JOINERS, check_spelling, format_spelling, nfc, scan
 #: Repository root (runtime/heuri/spec.py → ../../); where ``lexicons/`` and ``build/`` live.
 REPO_ROOT = Path(__file__).resolve().parents[3]
 LEXICONS = REPO_ROOT / "lexicons"
+
+
+def build_root() -> Path:
+    """Where packs are looked for: ``$HEURI_BUILD`` or ``<repo>/build`` (read at each call,
+    so that ``heuri --build DIR`` applies to what follows)."""
+    return Path(os.environ.get("HEURI_BUILD", REPO_ROOT / "build"))
 
 END_RULES = ("double", "transfer")
 WORDLIST_SOURCES = ("list", "hunspell")
@@ -428,8 +435,6 @@ def recognise(lexicon: str | None, distribution: str | None = None,
     matches. None when no spec, or more than one language, answers (ambiguous).
     Specs that do not load are skipped (the pack loader reports them when asked)."""
     if folders is None:
-        from .pack import build_root
-
         folders = sorted(p.parent for p in build_root().glob("*/spec.toml")) + \
             sorted(p.parent for p in LEXICONS.glob("*/spec.toml"))
     specs = {}

@@ -39,7 +39,7 @@ and columns whose letters, cross-checks or neighbour flags the move changes (fir
 the other lines' lanes coming from prefix and suffix unions of the board's rows and columns
 (:func:`_line_unions`, built once, about two δ; the blank closure of a union is the union of
 the closures): about 0.18 ms a placement. Everything runs in compiled loops (numba).
-Cross-checks come from the move generator's word graph (:func:`cross_checks`).
+Cross-checks come from the move generator's word graph (:func:`cross_masks_by_direction`).
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from ..core.errors import HeuriError
-from ..core.movegen import _cross_impl
+from ..core.movegen import cross_checks_kernel, popcount
 
 
 class BoardError(HeuriError):
@@ -178,7 +178,7 @@ def _check_board(pack, letters):
     return np.ascontiguousarray(letters, np.int8)
 
 
-def cross_checks(pack, letters: np.ndarray):
+def cross_masks_by_direction(pack, letters: np.ndarray):
     """Cross-check masks of an empty-square board for both directions.
 
     ``letters``: (N, N) int8 (-1 empty). Returns ``(cc_across, has_across, cc_down,
@@ -191,22 +191,13 @@ def cross_checks(pack, letters: np.ndarray):
     from ..core import movegen
 
     letters = _check_board(pack, letters)
-    ctx = movegen._CTX.get(pack) or movegen._context(pack)
-    mask, _, has = movegen._cross_impl(ctx.g, ctx.hw, ctx.root, letters,
+    ctx = movegen.kernel_context(pack)
+    mask, _, has = movegen.cross_checks_kernel(ctx.g, ctx.hw, ctx.root, letters,
                                        np.zeros(letters.shape, np.bool_), ctx.values, ctx.L)
     return mask[0], has[0], mask[1], has[1]
 
 
 # -- lanes ----------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _popcount(v):
-    c = 0
-    while v:
-        v &= v - np.uint64(1)
-        c += 1
-    return c
-
-
 @njit(cache=True, nogil=True)
 def _septet_lane(letters, cc, has, r, s, R, full, empty_board, centre_r, centre_c, pos, masks):
     """Is row r, squares s .. s+R-1, a septet lane (R empty squares, both ends empty or off
@@ -294,7 +285,7 @@ def _run_fit(sb, start, skey, j, c, pos, masks, n_pos, skip, n_letters, bits, ne
         if q == skip:
             continue
         m = masks[q]
-        comp = _popcount(m) * 2 > n_letters
+        comp = popcount(m) * 2 > n_letters
         if comp:  # fewer rows to read: the words with a letter outside the mask
             m = full & ~m
         nl = 0
@@ -517,7 +508,7 @@ def _line_unions(lt, cc, has, R, s7_bits, s7_start, s7_key, s8_bits, s8_start, s
 def _down_lines(new, mask, has):
     """The board's columns as rows, for the lane scan of the down direction: the letters
     ``new`` (N, N) int8 transposed, and the down cross-checks ``mask[1]`` (uint64) and
-    ``has[1]`` (bool) of :func:`heuri.movegen._cross_impl` transposed likewise (fresh
+    ``has[1]`` (bool) of :func:`heuri.core.movegen.cross_checks_kernel` transposed likewise (fresh
     contiguous arrays)."""
     N = new.shape[0]
     ld = np.empty((N, N), np.int8)
@@ -537,7 +528,7 @@ def _delta_bits_after(letters, rows, cols, tiles, g, hw, root, values, L, R, s7_
                       parents, lev_mask, n_keys, keep):
     """δ (a bitset, like :func:`_delta_bits`) of the board ``letters`` after placing
     ``tiles`` on the empty squares (rows[i], cols[i]), in one compiled call: the board
-    copied and filled, its cross-checks (the move generator's :func:`heuri.movegen._cross_impl`
+    copied and filled, its cross-checks (the move generator's :func:`heuri.core.movegen.cross_checks_kernel`
     on its word graph ``g``/``hw``/``root``/``values``), both directions' lanes and the
     blank closure, then ``&= keep`` (``keep`` empty: every key). The same bits as a
     :class:`BoardDelta` of that board."""
@@ -551,7 +542,7 @@ def _delta_bits_after(letters, rows, cols, tiles, g, hw, root, values, L, R, s7_
             if new[r, c] >= 0:
                 empty = False
     blanks = np.zeros((N, N), np.bool_)
-    mask, _, has = _cross_impl(g, hw, root, new, blanks, values, L)
+    mask, _, has = cross_checks_kernel(g, hw, root, new, blanks, values, L)
     cca = mask[0].copy()
     hasa = has[0].copy()
     ld, ccd, hasd = _down_lines(new, mask, has)
@@ -574,7 +565,7 @@ def _delta_bits_after_lines(letters, cc0, has0, pre_a, suf_a, pre_d, suf_d, rows
                             lev_mask, n_keys, keep):
     """:func:`_delta_bits_after` from the current board's line unions (:func:`_line_unions`
     of the rows, ``pre_a``/``suf_a``, and of the columns, ``pre_d``/``suf_d``; ``cc0``/
-    ``has0`` (2, N, N) its cross-checks, as :func:`heuri.movegen._cross_impl` gives them;
+    ``has0`` (2, N, N) its cross-checks, as :func:`heuri.core.movegen.cross_checks_kernel` gives them;
     the current board must not be empty): the rows whose letters, across cross-checks or
     neighbour flags the move changes, from the first such row to the last, are walked
     again on the new board, and so are the changed columns; every other line's lanes
@@ -585,7 +576,7 @@ def _delta_bits_after_lines(letters, cc0, has0, pre_a, suf_a, pre_d, suf_d, rows
     for i in range(rows.shape[0]):
         new[rows[i], cols[i]] = tiles[i]
     blanks = np.zeros((N, N), np.bool_)
-    mask, _, has = _cross_impl(g, hw, root, new, blanks, values, L)
+    mask, _, has = cross_checks_kernel(g, hw, root, new, blanks, values, L)
     rlo = N
     rhi = -1
     clo = N
@@ -653,7 +644,7 @@ class BoardDelta:
     hold, rack + unseen: p(s | L) = 0 for the others); default every key.
 
     Attributes: :attr:`delta_bits` (bitset over ``pack.keys``), :attr:`delta` ((n_keys,)
-    bool), ``cc`` (the cross-checks, :func:`cross_checks`); :meth:`bits_after` gives δ of
+    bool), ``cc`` (the cross-checks, :func:`cross_masks_by_direction`); :meth:`bits_after` gives δ of
     the board after a placement. Raises BoardError for a malformed board or PackError when
     the bingo index is missing.
 
@@ -671,7 +662,7 @@ class BoardDelta:
         self.max_blanks = pack.spec.rack_size if max_blanks is None else int(max_blanks)
         self.letters = _check_board(pack, letters)
         self.centre = _centre(pack.spec)
-        self.cc = cross_checks(pack, self.letters)
+        self.cc = cross_masks_by_direction(pack, self.letters)
         self.empty = not (self.letters >= 0).any()
         self._delta = None
         self._bits = None
@@ -733,7 +724,7 @@ class BoardDelta:
 
         ix = self.ix
         spec = self.pack.spec
-        ctx = movegen._CTX.get(self.pack) or movegen._context(self.pack)
+        ctx = movegen.kernel_context(self.pack)
         keep = ix.keep_mask(self.max_blanks)
         keep = _NO_KEEP if keep is None else keep
         cr, cc_ = self.centre
@@ -823,7 +814,7 @@ def random_board(pack, n_words: int, rng: np.random.Generator, max_len: int = 8)
         for a, b in (before, after):
             if 0 <= a < N and 0 <= b < N and letters[a, b] >= 0:
                 return False
-        cca, hasa, ccd, hasd = cross_checks(pack, letters)
+        cca, hasa, ccd, hasd = cross_masks_by_direction(pack, letters)
         cc = ccd if down else cca
         new = []
         for (a, b), x in zip(cells, w):
@@ -903,7 +894,7 @@ def bingo_lanes(pack, letters: np.ndarray) -> list[tuple[int, int, bool, int]]:
     R, L = spec.rack_size, spec.n_letters
     full = np.uint64((1 << L) - 1)
     N = letters.shape[0]
-    cca, hasa, ccd, hasd = cross_checks(pack, letters)
+    cca, hasa, ccd, hasd = cross_masks_by_direction(pack, letters)
     empty = not (letters >= 0).any()
     cr, cc_ = _centre(spec)
     pos = np.zeros(R + 1, np.int64)

@@ -52,7 +52,7 @@ import numpy as np
 from ..core.board import Board
 from ..core.cgp import guess_language_from_names
 from ..core.errors import GcgError, MoveError
-from ..core.game import rack_value
+from ..core.game import rack_value, tile_ids
 from ..core.move import Exchange, Move, Pass, Placement, format_rack, parse_rack
 from ..core.tiletext import is_tile_text
 
@@ -192,7 +192,10 @@ class GcgGame:
 _BOM = b"\xef\xbb\xbf"
 
 
-def _decode(data: bytes, path: str | None) -> str:
+def decode_record(data: bytes, path: str | None) -> str:
+    """The text of a GCG file's bytes: UTF-8 (a byte-order mark dropped) unless the first
+    line's ``#character-encoding`` names another encoding. ``path`` names the file in
+    errors. Raises GcgError for an unknown encoding or bytes that do not decode."""
     if data.startswith(_BOM):  # Windows editors save UTF-8 with a byte-order mark
         data = data[len(_BOM):]
     first = data.split(b"\n", 1)[0].strip()
@@ -224,9 +227,9 @@ def read_gcg(source, path: str | None = None) -> GcgGame:
         if not Path(source).is_file():
             raise GcgError("no such file", "no-file", 0, path)
         data = Path(source).read_bytes()
-        text = _decode(data, path)
+        text = decode_record(data, path)
     elif isinstance(source, bytes):
-        text = _decode(source, path)
+        text = decode_record(source, path)
     else:
         text = source
     text = text.removeprefix("\ufeff")  # a byte-order mark decoded as text
@@ -427,7 +430,7 @@ def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | Non
             for i, r in enumerate(p.racks):
                 if i != last:
                     others += r
-            txt = format_rack(_ids(others), spec)
+            txt = format_rack(tile_ids(others), spec)
             add(GcgEvent(no, nicks[last], last, "end_points", "", txt, p.end_adjust[last], p.scores[last]))
             for i, a in enumerate(p.end_adjust):
                 if i != last and a < 0:
@@ -437,10 +440,6 @@ def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | Non
                 add(GcgEvent(no, nicks[i], i, "end_penalty", p.rack_text(i), p.rack_text(i), a,
                              before[i] + a))
     return g
-
-
-def _ids(counts) -> list[int]:
-    return [int(i) for i in np.repeat(np.arange(len(counts)), np.asarray(counts, dtype=np.int64))]
 
 
 # -- replaying ---------------------------------------------------------------------------------------
@@ -554,7 +553,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
     def in_pool(v, ev, what):
         over_ = v - pool
         if (over_ > 0).any():
-            extra = format_rack(_ids(np.maximum(over_, 0)), spec)
+            extra = format_rack(tile_ids(np.maximum(over_, 0)), spec)
             fail(f"{what} needs {extra}, more than the tile set has left off the board", "rack-not-in-bag", ev)
 
     known: list = [None] * n  # per player, the tiles known to be on the rack now (a leave), or None
@@ -569,7 +568,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
                 total += known[q]
         over_ = total - pool
         if (over_ > 0).any():
-            extra = format_rack(_ids(np.maximum(over_, 0)), spec)
+            extra = format_rack(tile_ids(np.maximum(over_, 0)), spec)
             res.warnings.append((line, f"{what} and the tiles known on the other rack need {extra} more "
                                        f"than the tile set has left off the board"))
 
@@ -643,7 +642,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
                 fail(str(e), e.kind, ev)
             used = mv.rack_counts(spec)
             if rack is not None and (used > rack).any():
-                fail(f"play {ev.move!r} uses {format_rack(_ids(np.maximum(used - rack, 0)), spec)}, not on "
+                fail(f"play {ev.move!r} uses {format_rack(tile_ids(np.maximum(used - rack, 0)), spec)}, not on "
                      f"the rack {ev.rack}", "tiles-not-in-rack", ev)
             eng = board.score(mv)
             if words is not None:
@@ -673,7 +672,7 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
                 if mv.tiles is not None and rack is not None:
                     need = mv.rack_counts(spec)
                     if (need > rack).any():
-                        fail(f"exchange {ev.move!r}: {format_rack(_ids(np.maximum(need - rack, 0)), spec)} "
+                        fail(f"exchange {ev.move!r}: {format_rack(tile_ids(np.maximum(need - rack, 0)), spec)} "
                              f"not on the rack {ev.rack}", "tiles-not-in-rack", ev)
                 known[p] = (rack - mv.rack_counts(spec) if rack is not None and mv.tiles is not None
                             else None)

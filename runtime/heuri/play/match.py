@@ -152,7 +152,7 @@ def game_gcg(game, names: list[str], title: str = "", lexicon: str = "", notes=(
     ``RACK (RACK) -n``) or ``RACK (RACK) -n`` for each player after scoreless turns.
     ``names``: engine names by seat (seat 0 moved first); ``notes``: lines written as
     ``#note`` pragmas after the moves (a forfeit)."""
-    from ..core.game import _ids
+    from ..core.game import tile_ids as _ids
     from ..core.move import format_rack
 
     spec = game.spec

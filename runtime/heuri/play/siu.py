@@ -625,10 +625,7 @@ def leave_text(counts, spec) -> str:
     return spec.format_tiles(_ids(counts), blank="?") or "-"
 
 
-def _ids(counts) -> list[int]:
-    import numpy as np
-
-    return [int(i) for i in np.repeat(np.arange(len(counts)), np.asarray(counts, dtype=np.int64))]
+from ..core.game import tile_ids as _ids  # noqa: E402
 
 
 def resolve_hidden(pos):

@@ -957,7 +957,7 @@ class EndgameSearch:
         from ..core import movegen as mg
 
         if self._core is None:
-            ctx = mg._CTX.get(self.pack) or mg._context(self.pack)
+            ctx = mg.kernel_context(self.pack)
             lg = lambda x: max(0, int(x) - 1).bit_length()  # noqa: E731 - ceil(log2)
             arena = int(min(self.ARENA_MAX, max(self.ARENA_MIN, 400 * self.max_generations)))
             tt_bits = min(22, max(14, lg(4 * self.max_nodes)))

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.movegen import _cross_impl, _search
+from ..core.movegen import cross_checks_kernel, search_kernel
 from .endgame_kernels import perp_run_clear
 
 INF = 10 ** 6
@@ -63,17 +63,17 @@ _S31 = np.uint64(31)
 def make_state(ctx, N, L, R, max_ply, arena_cap, tt_bits, list_bits, cross_bits, buf_cap, zboard, zrack, zsl,
                values):
     """The arrays of a compiled search (the tuples ``G, A, LT, T, X, B, Z, W`` of the module
-    docstring). ``ctx``: the move generator's context (:func:`heuri.movegen._context`); ``N``
+    docstring). ``ctx``: the move generator's context (:func:`heuri.core.movegen.kernel_context`); ``N``
     board size, ``L`` letters, ``R`` rack size; ``max_ply``: the deepest line (rows of the
     rack array); ``arena_cap``: moves the arena holds; ``tt_bits`` / ``list_bits`` /
     ``cross_bits``: log2 of the table sizes; ``buf_cap``: moves one generator call may
     list. Large arrays are ``np.zeros`` (pages are touched only as they are used)."""
-    from ..core.movegen import _NO_PH, _NO_SB, _NO_TOP_KEY, _NO_TOP_SC
+    from ..core.movegen import NO_LONG_HASHES, NO_RACK_WORDS, NO_TOP_KEYS, NO_TOP_SCORES
 
     I64, U64, B8, SK, SL = ctx.scratch
     G = (ctx.g, np.int64(ctx.hw), np.int64(ctx.root), ctx.values, ctx.lmul, ctx.wmul, np.int64(ctx.centre[0]),
          np.int64(ctx.centre[1]), np.uint64(ctx.blank_ok), np.int64(ctx.rack_size), np.int64(ctx.bingo), I64, U64, B8,
-         SK, SL, _NO_SB, _NO_PH, _NO_TOP_SC, _NO_TOP_KEY)  # _search's last four, in its order
+         SK, SL, NO_RACK_WORDS, NO_LONG_HASHES, NO_TOP_SCORES, NO_TOP_KEYS)  # search_kernel's last four, in its order
     A = (np.zeros(arena_cap, np.int32), np.zeros(arena_cap, np.bool_), np.zeros(arena_cap, np.int32),
          np.zeros(arena_cap, np.uint64), np.zeros(arena_cap, np.int8), np.zeros((arena_cap, R), np.int16),
          np.zeros((arena_cap, R), np.int8), np.zeros((arena_cap, R), np.bool_), np.zeros(arena_cap, np.int8),
@@ -202,7 +202,7 @@ def moves(G, A, LT, X, B, Z, W, bh, me, rh):
     if total > 0:
         xi = np.int64(bh & np.uint64(X[0].shape[0] - 1))
         if not (X[1][xi] and X[0][xi] == bh):
-            m, cs, hs = _cross_impl(G[0], G[1], G[2], letters, blanks, G[3], L)
+            m, cs, hs = cross_checks_kernel(G[0], G[1], G[2], letters, blanks, G[3], L)
             X[2][xi] = m
             X[3][xi] = cs
             X[4][xi] = hs
@@ -210,7 +210,7 @@ def moves(G, A, LT, X, B, Z, W, bh, me, rh):
             X[1][xi] = True
         r = rack.copy()
         cap = buf.shape[0]
-        n = _search(G[0], G[1], G[2], letters, blanks, r, G[3], G[4], G[5], G[6], G[7], G[8], L, G[9], G[10],
+        n = search_kernel(G[0], G[1], G[2], letters, blanks, r, G[3], G[4], G[5], G[6], G[7], G[8], L, G[9], G[10],
                     X[2][xi], X[3][xi], X[4][xi], buf, cap, G[11], G[12], G[13], G[14], G[15], 0, False,
                     np.uint64(0), G[16], G[17], G[18], G[19])
         if n > cap:

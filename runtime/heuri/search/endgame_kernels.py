@@ -11,8 +11,8 @@ solver's own NumPy post-processing (sort, leaves) cost as much again. Here:
 
 - :class:`FastGen` keeps the cross-checks by board hash (a board is met with both racks, and
   again in every iteration) and a buffer, and calls the compiled walk directly. It uses the
-  move generator's private compiled functions (``_context``, ``_cross_impl``, ``_walk``):
-  if they are missing or have another signature (the move generator changed), it says so
+  move generator's kernel interface (``kernel_context``, ``cross_checks_kernel``,
+  ``walk_placements``): if they are missing or have another signature, it says so
   once with a warning and uses :func:`heuri.movegen.generate` from then on (same moves,
   slower); ``tests/test_endgame.py`` checks that the fast path is taken and that it lists
   exactly what ``generate`` lists.
@@ -192,8 +192,8 @@ class FastGen:
             from ..core import movegen as mg
 
             self._mg = mg
-            mg._context(pack)  # fails here, not in a search, when the internals changed
-            self._rec = mg._REC
+            mg.kernel_context(pack)  # fails here, not in a search, when the kernel interface changed
+            self._rec = mg.RECORD_BYTES
             self._cap = 4096
             self._buf = np.empty((self._cap, self._rec), np.uint8)
         except Exception as e:  # the move generator's internals changed: use the public call
@@ -222,18 +222,18 @@ class FastGen:
 
     def _generate(self, letters, blanks, rack, bh):
         # this thread's context: its scratch arrays are not shared with another thread's search
-        ctx = self._mg._CTX.get(self.pack) or self._mg._context(self.pack)
+        ctx = self._mg.kernel_context(self.pack)
         if not rack.any():
             return np.zeros(0, MOVE_DTYPE)
         cc = self._cc.get(bh)
         if cc is None:
             if len(self._cc) >= self.max_boards:
                 self._cc.clear()
-            cc = self._cc[bh] = self._mg._cross_impl(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L)
+            cc = self._cc[bh] = self._mg.cross_checks_kernel(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L)
         bingo = ctx.bingo if self.rules is None else int(self.rules.bingo_bonus)
         r = rack.copy()  # the walk modifies and restores it; a copy keeps the caller's safe
         while True:
-            n = self._mg._walk(ctx, letters, blanks, r, cc, bingo, self._buf, self._cap)
+            n = self._mg.walk_placements(ctx, letters, blanks, r, cc, bingo, self._buf, self._cap)
             if n <= self._cap:
                 break
             self._cap = max(n, 2 * self._cap)

@@ -342,9 +342,9 @@ class Service:
         if p.stat().st_size > 1 << 20:
             raise ApiError(f"path {path!r}: {p.stat().st_size:,} bytes; a game record is a few KB "
                            f"(at most 1 MiB is read)", 413, "too-large")
-        from ...formats.gcg import _decode
+        from ...formats.gcg import decode_record
 
-        return _decode(p.read_bytes(), str(p)), str(p)
+        return decode_record(p.read_bytes(), str(p)), str(p)
 
     def _analyzer(self, engine: str):
         from ..analyze import Analyzer
