@@ -129,7 +129,7 @@ rule manifest:
         rejects="build/{lang}/rejects.json",
         hunspell=hunspell_report,
         words=wordlist,
-        code=code("manifest"),
+        code=code("manifest") + ["runtime/heuri/core/pack.py"],  # PACK_FORMAT
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 

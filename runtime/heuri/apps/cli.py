@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..eval.engines import DEFAULT_ENGINE
+from ..eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
 from ..core.version import __version__
 from rich.markup import escape
 
@@ -754,7 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
     p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
-    p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4", "heuri5"), default=DEFAULT_ENGINE,
+    p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")

@@ -80,9 +80,13 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pack import LanguagePack
 from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -1338,13 +1342,13 @@ class KernelContext(NamedTuple):
     - ``scratch``: the search's work arrays (:func:`search_kernel`'s ``I64 .. SL``).
     """
 
-    g: np.ndarray
+    g: NDArray[np.uint32]
     hw: int
     root: int
-    values: np.ndarray
-    lmul: np.ndarray
-    wmul: np.ndarray
-    centre: tuple
+    values: NDArray[np.int64]
+    lmul: NDArray[np.int64]
+    wmul: NDArray[np.int64]
+    centre: tuple[int, int]
     blank_ok: np.uint64
     L: int
     N: int
@@ -1394,7 +1398,7 @@ def premiums(spec) -> tuple[np.ndarray, np.ndarray]:
     return lm.astype(np.int64), wm.astype(np.int64)
 
 
-def kernel_context(pack) -> KernelContext:
+def kernel_context(pack: "LanguagePack") -> KernelContext:
     """The calling thread's :class:`KernelContext` for ``pack`` (made on first use, then
     kept while the pack lives). Raises MoveGenError when the board is larger than the
     move records hold (15x15)."""
@@ -1496,8 +1500,8 @@ def _rack_in(ctx: KernelContext, rack) -> np.ndarray:
     return _rack(ctx, rack)
 
 
-def generate(pack, letters, blanks, rack, bag_size: int | None = None,
-             exchanges: bool = True, rules=None) -> np.ndarray:
+def generate(pack: "LanguagePack", letters, blanks, rack, bag_size: int | None = None,
+             exchanges: bool = True, rules=None) -> NDArray[np.void]:
     """Every legal move of a position, scored, as an array of :data:`MOVE_DTYPE`.
 
     ``pack``: a LanguagePack (its spec and word graph). ``letters``: (N, N) int array, -1
@@ -1547,7 +1551,9 @@ NO_TOP_KEYS = np.zeros(1, np.int64)
 NO_LONG_HASHES = np.zeros(1, np.uint64)
 
 
-def walk_placements(ctx: KernelContext, letters, blanks, r, cc, bingo: int, buf, cap: int) -> int:
+def walk_placements(ctx: KernelContext, letters: NDArray[np.int8], blanks: NDArray[np.bool_], r: NDArray[np.int64],
+                    cc: tuple[NDArray[np.uint64], NDArray[np.int32], NDArray[np.bool_]], bingo: int,
+                    buf: NDArray[np.uint8], cap: int) -> int:
     """Every placement of rack ``r`` ((L+1,) int64, modified and restored) on a checked
     board with cross-checks ``cc`` (:func:`cross_checks_kernel`), written into ``buf`` ((cap, RECORD_BYTES)
     uint8); returns the count, which may exceed ``cap`` (then call again with a bigger
@@ -1719,7 +1725,7 @@ def _key_index(codes, rack):
     return lo if lo < codes.shape[0] and codes[lo] == code else -1
 
 
-def generate_best(pack, letters, blanks, rack, n: int = 1, rules=None) -> np.ndarray:
+def generate_best(pack: "LanguagePack", letters, blanks, rack, n: int = 1, rules=None) -> NDArray[np.void]:
     """The ``n`` highest-scoring placements of a position, as an array of :data:`MOVE_DTYPE`,
     highest first: exactly ``generate(..., exchanges=False)`` sorted by score (stable, so
     equal scores keep the generator's order) and cut to ``n`` (fewer when the position has
@@ -1799,7 +1805,7 @@ class CrossChecks(NamedTuple):
         return bool((int(self.mask[0 if across else 1, row, col]) >> int(letter)) & 1)
 
 
-def cross_checks(pack, letters, blanks) -> CrossChecks:
+def cross_checks(pack: "LanguagePack", letters, blanks) -> CrossChecks:
     """Cross-checks of every square of a board (see :class:`CrossChecks`).
 
     ``letters``: (N, N) int, -1 empty; ``blanks``: (N, N) bool. Walks the word graph:
@@ -1813,7 +1819,7 @@ def cross_checks(pack, letters, blanks) -> CrossChecks:
     return CrossChecks(*cross_checks_kernel(ctx.g, ctx.hw, ctx.root, letters, blanks, ctx.values, ctx.L))
 
 
-def is_word(pack, tiles) -> bool:
+def is_word(pack: "LanguagePack", tiles) -> bool:
     """True when the tile ids ``tiles`` (a sequence of letter ids) spell a word of the pack,
     looked up in the word graph."""
     ctx = _CTX.get(pack) or kernel_context(pack)

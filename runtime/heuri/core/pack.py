@@ -17,14 +17,21 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
 
 from .errors import PackError, SpecError
 from .spec import LEXICONS, REPO_ROOT, LanguageSpec, build_root, load_spec
 
-#: Must equal pipeline.common.PACK_FORMAT; a pack of another format is stale.
-PACK_FORMAT = 1
+#: The layout of the built artifacts, written into each manifest by the pipeline (which
+#: reads it from here): bump it when an artifact's layout changes, and packs built by
+#: another format are stale.
+PACK_FORMAT: int = 1
 
 REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
             "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
@@ -47,22 +54,25 @@ class KeySet:
     - ``code``: (n,) int64, the sorted key encoded 6 bits a tile (pipeline.keys.encode).
     """
 
-    code: np.ndarray
-    counts: np.ndarray
-    sigma: np.ndarray
-    flags: np.ndarray
-    completers: np.ndarray
+    code: NDArray[np.int64]  # (n,)
+    counts: NDArray[np.uint8]  # (n, L+1)
+    sigma: NDArray[np.int16]  # (n,)
+    flags: NDArray[np.uint8]  # (n,)
+    completers: NDArray[np.uint64]  # (n,)
 
     @property
-    def is_septet(self) -> np.ndarray:
+    def is_septet(self) -> NDArray[np.bool_]:
+        """(n,) bool: the key is a septet."""
         return (self.flags & SEPTET) != 0
 
     @property
-    def is_reduced_octet(self) -> np.ndarray:
+    def is_reduced_octet(self) -> NDArray[np.bool_]:
+        """(n,) bool: the key is a reduced octet."""
         return (self.flags & REDUCED_OCTET) != 0
 
     @property
-    def is_pure_septet(self) -> np.ndarray:
+    def is_pure_septet(self) -> NDArray[np.bool_]:
+        """(n,) bool: a septet that is not also a reduced octet."""
         return self.flags == SEPTET
 
     def __len__(self) -> int:
@@ -83,7 +93,7 @@ class WordGraph:
     Walked by :mod:`heuri.movegen` (move generation, cross-checks, ``is_word``).
     """
 
-    nodes: np.ndarray
+    nodes: NDArray[np.uint32]  # (n,)
     root: int
     header_words: int = 2
 
@@ -94,7 +104,12 @@ class LanguagePack:
 
     Use :func:`load_pack` to get one (it checks the pack is complete and fresh)."""
 
-    def __init__(self, spec: LanguageSpec, root: Path, manifest: dict):
+    spec: LanguageSpec
+    root: Path
+    manifest: dict[str, Any]
+    keys: KeySet
+
+    def __init__(self, spec: LanguageSpec, root: Path, manifest: dict[str, Any]):
         self.spec = spec
         self.root = root
         self.manifest = manifest
@@ -115,7 +130,7 @@ class LanguagePack:
         lexicon = re.sub(r"[^A-Za-z0-9._-]+", "-", self.spec.lexicon).strip("-")
         return f"{self.spec.code}:{lexicon}@{sha}"
 
-    def table(self, name: str):
+    def table(self, name: str) -> "pa.Table":
         """A Parquet artifact (``"words"``, ``"septets"``, ...) as a pyarrow Table read
         through a memory map."""
         import pyarrow.parquet as pq
@@ -134,7 +149,7 @@ class LanguagePack:
                          int(root[1]) if len(root) > 1 else 2)
 
     @cached_property
-    def tile_power(self) -> np.ndarray:
+    def tile_power(self) -> NDArray[np.float64]:
         """Each tile's scoring power, (K,) float64 points indexed by tile id (blank last):
         what one tile on the rack adds to the best non-bingo move, against an average tile
         of the set (pipeline/tile_power.py; Heuri5's leave term). Raises PackError when the
@@ -229,7 +244,7 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
     return LanguagePack(spec, root, manifest)
 
 
-def list_packs() -> list[dict]:
+def list_packs() -> list[dict[str, Any]]:
     """Built packs under :func:`build_root`: one dict per pack with the manifest's
     language, lexicon, counts and whether it is fresh (``status``)."""
     out = []

@@ -772,49 +772,23 @@ class Heuri5(Heuri4):
         super().__init__(pack, power=power, opponent=opponent, **options)
 
 
-class Heuri4Leave(Heuri4):
-    """:class:`Heuri4` with the leave term only (``opponent=0``, ``offset=0``)."""
-
-    name = "heuri4-leave"
-
-    def __init__(self, pack, opponent: float = 0.0, offset: float = 0.0, **options):
-        super().__init__(pack, opponent=opponent, offset=offset, **options)
-
-
-class Heuri4Opp(Heuri4):
-    """:class:`Heuri4` with the opponent term only (``leave=False``, ``offset=0``)."""
-
-    name = "heuri4-opp"
-
-    def __init__(self, pack, leave: bool = False, offset: float = 0.0, **options):
-        super().__init__(pack, leave=leave, offset=offset, **options)
-
-
-class Heuri4Offset(Heuri4):
-    """:class:`Heuri4` with the bingo offset only (``leave=False``, ``opponent=0``)."""
-
-    name = "heuri4-offset"
-
-    def __init__(self, pack, leave: bool = False, opponent: float = 0.0, **options):
-        super().__init__(pack, leave=leave, opponent=opponent, **options)
-
-
-class Heuri4Lanes(Heuri4):
-    """:class:`Heuri4` with the lanes blend only (``lanes=0.5``; ``leave=False``,
-    ``opponent=0``, ``offset=0``)."""
-
-    name = "heuri4-lanes"
-
-    def __init__(self, pack, lanes: float = 0.5, leave: bool = False, opponent: float = 0.0,
-                 offset: float = 0.0, **options):
-        super().__init__(pack, lanes=lanes, leave=leave, opponent=opponent, offset=offset, **options)
-
-
 from .engines import DEFAULT_ENGINE  # noqa: E402,F401  (re-exported: the front ends' default)
 
+#: evaluator name → class (the names of :data:`heuri.eval.engines.EVALUATOR_NAMES`); the
+#: registry's variants (``heuri4-leave``, ...) are these classes with options
 EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
-              "heuri4": Heuri4, "heuri4-leave": Heuri4Leave, "heuri4-opp": Heuri4Opp,
-              "heuri4-offset": Heuri4Offset, "heuri4-lanes": Heuri4Lanes, "heuri5": Heuri5}
+              "heuri4": Heuri4, "heuri5": Heuri5}
+
+
+def evaluator_class(name: str) -> type[Evaluator] | None:
+    """The class of an evaluator or registry engine name (``heuri4-leave`` → :class:`Heuri4`),
+    None for a name the registry does not know."""
+    from .engines import evaluator_of
+
+    try:
+        return EVALUATORS.get(evaluator_of(name)[0])
+    except KeyError:
+        return None
 
 
 def engine_options(name: str, k: float | None = None, top_n: int | None = None, exact: bool = False,
@@ -832,7 +806,7 @@ def engine_options(name: str, k: float | None = None, top_n: int | None = None, 
     >>> engine_options("greedy", k=2.0, top_n=30)
     {}
     """
-    cls = EVALUATORS.get(name)
+    cls = evaluator_class(name)
     opts: dict = {}
     if name != "greedy" and k is not None:
         opts["k"] = float(k)
@@ -847,12 +821,22 @@ def engine_options(name: str, k: float | None = None, top_n: int | None = None, 
 
 
 def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
-    """The evaluator called ``name`` (greedy, heuri1, heuri2, heuri3) for ``pack``, with its
-    options (see each class). Raises EvaluatorError for an unknown name or option."""
-    cls = EVALUATORS.get(name)
-    if cls is None:
-        raise EvaluatorError(f"unknown evaluator {name!r}; choose one of {', '.join(EVALUATORS)}")
+    """The evaluator called ``name`` for ``pack``, with its options (see each class): an
+    evaluator (greedy, heuri1 .. heuri5) or a registry variant of one (``heuri4-leave``:
+    :class:`Heuri4` with the variant's options, ``options`` applied over them; the
+    evaluator's ``name`` is then the variant's). Raises EvaluatorError for an unknown name
+    or option."""
+    from .engines import ENGINES, evaluator_of
+
     try:
-        return cls(pack, **options)
+        base, preset = evaluator_of(name)
+    except KeyError:
+        names = list(EVALUATORS) + [n for n, e in ENGINES.items() if e.options]
+        raise EvaluatorError(f"unknown evaluator {name!r}; choose one of {', '.join(names)}") from None
+    try:
+        ev = EVALUATORS[base](pack, **{**preset, **options})
     except TypeError as ex:
         raise EvaluatorError(f"{name}: {ex}") from None
+    if base != name:
+        ev.name = name
+    return ev

@@ -46,35 +46,19 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..core.errors import HeuriError
+from ..eval.engines import ENGINES as REGISTRY
 
 
 class EngineError(HeuriError):
     """An engine name that heuri does not know."""
 
 
-#: engine name → (evaluator name in heuri.evaluate, endgame search on?)
-ENGINES: dict[str, tuple[str, bool]] = {
-    "greedy": ("greedy", False),
-    "heuri1": ("heuri1", True),
-    "heuri2": ("heuri2", True),
-    "heuri3": ("heuri3", True),
-    "heuri1-noend": ("heuri1", False),
-    "heuri2-noend": ("heuri2", False),
-    "heuri3-noend": ("heuri3", False),
-    "heuri4-noend": ("heuri4", False),
-    "heuri3-peg": ("heuri3", True),
-    "heuri4-peg": ("heuri4", True),
-    "heuri4": ("heuri4", True),
-    "heuri4-leave": ("heuri4-leave", True),
-    "heuri4-opp": ("heuri4-opp", True),
-    "heuri4-offset": ("heuri4-offset", True),
-    "heuri4-lanes": ("heuri4-lanes", True),
-    "heuri5": ("heuri5", True),
-    "heuri5-noend": ("heuri5", False),
-    "heuri5-peg": ("heuri5", True),
-}
-#: engines that also search the pre-endgame
-PEG_ENGINES = {"heuri3-peg": "heuri3", "heuri4-peg": "heuri4", "heuri5-peg": "heuri5"}
+#: engine name → (evaluator name for :func:`heuri.eval.evaluate.make_evaluator`, endgame
+#: search on?), read from the registry (:data:`heuri.eval.engines.ENGINES`)
+ENGINES: dict[str, tuple[str, bool]] = {n: (n if e.options else e.evaluator, e.endgame)
+                                        for n, e in REGISTRY.items()}
+#: engines that also search the pre-endgame → their evaluator
+PEG_ENGINES = {n: e.evaluator for n, e in REGISTRY.items() if e.peg}
 #: the largest bag the match players' pre-endgame search takes (tiles); above it they play
 #: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
 PEG_MAX_BAG = 1
@@ -133,12 +117,12 @@ def parse_engine(name: str) -> tuple[str, dict]:
     evaluator, endgame = ENGINES[base]
     if evaluator == "greedy":
         raise EngineError(f"engine {name!r}: {base} takes no options")
-    from ..eval.evaluate import EVALUATORS
+    from ..eval.evaluate import evaluator_class
 
     # the options a variant may set: the numeric keywords of the evaluator class and of the
     # classes it passes **options on to (not the pack, not the weights object), and the
     # endgame search's (ENDGAME_OPTIONS) when the engine searches the endgame
-    allowed = sorted({k for cls in EVALUATORS[evaluator].__mro__ if "__init__" in vars(cls)
+    allowed = sorted({k for cls in evaluator_class(evaluator).__mro__ if "__init__" in vars(cls)
                       for k, v in inspect.signature(cls.__init__).parameters.items()
                       if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
                      | (set(ENDGAME_OPTIONS) if endgame else set()))

@@ -59,7 +59,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, TextIO
 
-from ..eval.engines import DEFAULT_ENGINE
+from ..eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
 from ..core.version import __version__
 from ..core.errors import HeuriError
 
@@ -603,7 +603,7 @@ def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None
 
 
 # -- the heuri engine ---------------------------------------------------------------------------
-ENGINE_CHOICES = ("heuri5", "heuri4", "heuri3", "heuri2", "heuri1", "greedy")  # the default (heuri.DEFAULT_ENGINE) first
+ENGINE_CHOICES = FRONT_END_ENGINES  # the registry's front-end list, the default (heuri.DEFAULT_ENGINE) first
 DEFAULT_K = 2.5  # HEURI.md: e = Σ p(s|L)·(50 + k·σ(s)), k = 2.5 (heuri.evaluate's default)
 DEFAULT_BEST_N = 20  # heuri.evaluate.Heuri3's ``top``: placements re-valued with δ after the move
 

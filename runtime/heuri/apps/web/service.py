@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...eval.engines import DEFAULT_ENGINE
+from ...eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
 from ...core.errors import HeuriError
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
@@ -46,7 +46,7 @@ MAX_ROWS = 5000
 #: games against heuri kept in memory (the oldest is dropped past it)
 MAX_GAMES = 200
 # the default first: the page's choice
-ENGINES = tuple(dict.fromkeys((DEFAULT_ENGINE, "heuri5", "heuri4", "heuri3", "heuri2", "heuri1", "greedy")))
+ENGINES = FRONT_END_ENGINES
 #: the columns of heuri.analyze's rows a game view's turn carries
 ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
                  "missed_bingo", "best_bingo", "note")
