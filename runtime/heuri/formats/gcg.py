@@ -398,9 +398,13 @@ def write_gcg(game: GcgGame) -> str:
 
 
 def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | None = None,
-                title: str | None = None) -> GcgGame:
+                title: str | None = None, tile_distribution: str | None = None, notes=()) -> GcgGame:
     """A GcgGame recording a :class:`heuri.game.Game` (racks before each move, scores,
-    running totals, end-of-game lines)."""
+    running totals, end-of-game lines): heuri's one Game → GCG writer (``write_gcg`` makes
+    the text; the match runner, the web board and the analysis tests use it).
+    ``tile_distribution`` (Macondo's names: english, spanish, french) lets ``heuri replay``
+    find the pack without ``--lang``; ``notes`` are written as ``#note`` pragmas after the
+    moves (a forfeit)."""
     spec = game.spec
     names = names or nicks
     g = GcgGame(players=list(zip(nicks, names)))
@@ -416,6 +420,8 @@ def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | Non
         add(GcgPragma(0, "title", title))
     if lexicon:
         add(GcgPragma(0, "lexicon", lexicon))
+    if tile_distribution:
+        add(GcgPragma(0, "tile-distribution", tile_distribution))
     for pos, move, pts in game.history:
         seat = pos.to_move
         kind = "play" if isinstance(move, Placement) else "exchange" if isinstance(move, Exchange) else "pass"
@@ -439,6 +445,8 @@ def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | Non
             for i, a in enumerate(p.end_adjust):
                 add(GcgEvent(no, nicks[i], i, "end_penalty", p.rack_text(i), p.rack_text(i), a,
                              before[i] + a))
+    for note in notes:
+        add(GcgPragma(0, "note", " ".join(str(note).split())))
     return g
 
 

@@ -144,56 +144,16 @@ def _nick(names: list[str]) -> list[str]:
 
 
 def game_gcg(game, names: list[str], title: str = "", lexicon: str = "", notes=()) -> str:
-    """GCG text of a finished :class:`heuri.game.Game` (RULES.md format, as Quackle and
-    Macondo write it): one ``>nick: RACK MOVE +score total`` line per turn (placements
-    with ``.`` for played-through squares, exchanges ``-TILES``, passes ``-``), then the
-    end-of-game rack lines: ``(RACK) +n`` for the player who went out (twice the rack under
-    the "double" rule, once under "transfer", where the other player also writes
-    ``RACK (RACK) -n``) or ``RACK (RACK) -n`` for each player after scoreless turns.
-    ``names``: engine names by seat (seat 0 moved first); ``notes``: lines written as
-    ``#note`` pragmas after the moves (a forfeit)."""
-    from ..core.game import tile_ids as _ids
-    from ..core.move import format_rack
+    """GCG text of a finished :class:`heuri.game.Game`, written by heuri's one GCG writer
+    (:func:`heuri.formats.gcg.game_to_gcg`): the engines' nicknames (:func:`_nick`), the
+    language's name as its tile distribution (so that ``heuri replay`` finds the pack
+    without ``--lang``), and ``notes`` as ``#note`` pragmas after the moves (a forfeit).
+    ``names``: engine names by seat (seat 0 moved first)."""
+    from ..formats.gcg import game_to_gcg, write_gcg
 
-    spec = game.spec
-    nick = _nick(names)
-    lines = ["#character-encoding UTF-8", f"#player1 {nick[0]} {names[0]}", f"#player2 {nick[1]} {names[1]}"]
-    if lexicon:
-        lines.append(f"#lexicon {lexicon}")
-    # the language's name as a tile distribution (Macondo's names: english, spanish, french)
-    # lets `heuri replay` find the pack without --lang
-    lines.append(f"#tile-distribution {spec.name.lower().replace(' ', '_')}")
-    if title:
-        lines.append(f"#title {title}")
-    totals = [0, 0]
-    last = None
-    for pos, move, pts in game.history:
-        s = pos.to_move
-        totals[s] += pts
-        rack = format_rack(_ids(pos.rack), spec)
-        lines.append(f">{nick[s]}: {rack} {move.gcg(spec, board=pos.board)} +{pts} {totals[s]}")
-        last = pos
-    final = game.position
-    if final.over and final.end_adjust:
-        adj = final.end_adjust
-        racks = [format_rack(_ids(r), spec) for r in final.racks]
-        out = [i for i in range(2) if not final.racks[i].any()] if last is not None else []
-        went_out = out[0] if out and adj[out[0]] > 0 else None
-        if went_out is not None:
-            other = 1 - went_out
-            totals[went_out] += adj[went_out]
-            lines.append(f">{nick[went_out]}:  ({racks[other]}) +{adj[went_out]} {totals[went_out]}")
-            if adj[other]:
-                totals[other] += adj[other]
-                lines.append(f">{nick[other]}: {racks[other]} ({racks[other]}) {adj[other]:+d} {totals[other]}")
-        else:
-            for i in range(2):
-                if adj[i]:
-                    totals[i] += adj[i]
-                    lines.append(f">{nick[i]}: {racks[i]} ({racks[i]}) {adj[i]:+d} {totals[i]}")
-    for note in notes:
-        lines.append("#note " + " ".join(str(note).split()))
-    return "\n".join(lines) + "\n"
+    rec = game_to_gcg(game, nicks=tuple(_nick(names)), names=tuple(names), lexicon=lexicon or None,
+                      title=title or None, tile_distribution=game.spec.name.lower().replace(" ", "_"), notes=notes)
+    return write_gcg(rec)
 
 
 def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat: int, words=None,
