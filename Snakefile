@@ -118,7 +118,7 @@ rule long_alphagrams:
 # move generator on the boards of greedy self-play games (heuri.evaluate's Heuri5).
 rule tile_power:
     input: spec="lexicons/{lang}/spec.toml", graph="build/{lang}/graph/meta.json", keyset="build/{lang}/keys.json",
-           code=code("tile_power") + ["runtime/heuri/movegen.py"]
+           code=code("tile_power") + ["runtime/heuri/core/movegen.py"]
     output: "build/{lang}/tile_power.parquet", "build/{lang}/tile_power.json"
     shell: "{PY} -m pipeline.tile_power {input.spec} build/{wildcards.lang}"
 

@@ -78,7 +78,7 @@ class PegResult:
     move: object = field(default=None)
 
 
-def sub_multisets(counts: np.ndarray, k: int):
+def weighted_draws(counts: np.ndarray, k: int):
     """Every multiset of ``k`` tiles drawn from the count vector ``counts`` with its number
     of ways (product of binomials): yields ``(draw, ways)``, draw a count vector like
     ``counts``. Divide ``ways`` by C(counts.sum(), k) for the probability."""
@@ -212,7 +212,7 @@ class PegSearch:
         leave = position.rack - mv.rack_counts(self.spec)
         board = position.board.play(mv) if isinstance(mv, Placement) else position.board
         k = min(n, b) if kind == 0 else (min(int(rec["n_tiles"]), b) if kind == 1 else 0)
-        draws, total, cut = _likeliest(sub_multisets(U, k), self.max_draws)
+        draws, total, cut = _likeliest(weighted_draws(U, k), self.max_draws)
         if cut:
             notes.add(f"over {self.max_draws} distinct draws: the {self.max_draws} likeliest, reweighted")
         w = d = lo = es = 0.0
@@ -263,7 +263,7 @@ class PegSearch:
         rest = U - D  # the bag's other tiles and the opponent's rack (exchanged tiles are in neither)
         rack_me = leave + D
         acc = 0.0
-        bags, total, _ = _likeliest(sub_multisets(rest, bag_left), self.max_replies)
+        bags, total, _ = _likeliest(weighted_draws(rest, bag_left), self.max_replies)
         for R, ways in bags:
             opp = rest - R
             recs = generate(self.pack, board.letters, board.blanks, opp, bag_size=bag_left, exchanges=False)
