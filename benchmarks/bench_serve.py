@@ -7,7 +7,7 @@ midgame positions for a while; errors, requests per second, median and p90 laten
 Positions: Spanish self-play boards of ``heuri.bingo.random_board`` (8 to 14 words, a
 rack drawn from the rest of the bag; a seed makes them the same each run). Each client
 loops: ``moves`` (``top`` 20 rows, the count of all) then ``best`` (heuri3, top 10) on the
-next position. Targets (issue 14): median ≤ 100 ms for moves, ≤ 150 ms for best, with 20
+next position. Targets: median ≤ 100 ms for moves, ≤ 150 ms for best, with 20
 clients, no error. The server, when started here, is a separate process (uvicorn, one
 worker) so that the clients do not share its interpreter.
 """
