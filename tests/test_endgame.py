@@ -418,10 +418,10 @@ def test_compiled_search_time_limit_and_stop(pack_es):
     es = EndgameSearch(pack_es, max_nodes=10 ** 9, max_generations=10 ** 9)
     es._stop = lambda: True
     s = es.search(pos)
-    # stopped at once: the search ends inside its first iterations, so it visits fewer nodes
-    # than the 0.3 s search above; with no completed depth it answers None (the caller then
-    # plays its fallback), else the move of its last completed depth, legal and not a proof
-    assert 0 < es._nodes < r.nodes
+    # stopped at once: the search ends inside its first iterations, so it visits no more
+    # nodes than the 0.3 s search above; with no completed depth it answers None (the caller
+    # then plays its fallback), else the move of its last completed depth, legal, not a proof
+    assert 0 < es._nodes <= r.nodes
     if s is None:
         assert es._gens >= 1  # it did start: the root's move list was made
     else:
