@@ -46,22 +46,22 @@ BAD_ARGS = [
     (["endgame", "--cgp", CGP, "--top", "0"], "--top", "out of range"),
     (["peg", "--cgp", CGP, "--top", "100000"], "--top", "out of range"),
     (["match", "--lang", "es", "--games", "nan"], "--games", "not a whole number"),
-    (["match", "--lang", "es", "--games", "0"], "--games", "out of range"),
-    (["match", "--lang", "es", "--games", "2", "--jobs", "0"], "--jobs", "out of range"),
+    (["match", "--lang", "es", "--games", "1e400"], "--games", "not a whole number"),
+    (["match", "--lang", "es", "--games", "99999999999"], "--games", "out of range"),
     (["match", "--lang", "es", "--games", "2", "--jobs", "100000"], "--jobs", "out of range"),
     (["match", "--lang", "es", "--games", "2", "--seed", "-1"], "--seed", "out of range"),
     (["match", "--lang", "es", "--games", "2", "--seed", str(2 ** 64)], "--seed", "out of range"),
-    (["match", "--lang", "es", "--games", "2", "--first-game", "-2"], "--first-game", "out of range"),
+    (["match", "--lang", "es", "--games", "2", "--first-game", "2.5"], "--first-game", "not a whole number"),
     (["match", "--lang", "es", "--games", "2", "--movetime", "inf"], "--movetime", "not a whole number"),
-    (["match", "--lang", "es", "--games", "2", "--endgame-generations", "0"], "--endgame-generations",
-     "out of range"),
-    (["match", "--lang", "es", "--games", "2", "--endgame-width", "-1"], "--endgame-width", "out of range"),
+    (["match", "--lang", "es", "--games", "2", "--endgame-generations", "1e99"], "--endgame-generations",
+     "not a whole number"),
+    (["match", "--lang", "es", "--games", "2", "--endgame-width", "nan"], "--endgame-width", "not a whole number"),
     (["analyze", "x.gcg", "--jobs", "0"], "--jobs", "out of range"),
     (["duplicate", "new", "--seed", "-1"], "--seed", "out of range"),
     (["duplicate", "new", "--seed", "nan"], "--seed", "not a whole number"),
     (["duplicate", "play", "--time", "nan"], "--time", "not a finite number"),
     (["duplicate", "play", "--time", "0"], "--time", "out of range"),
-    (["serve", "--port", "70000"], "--port", "out of range"),
+    (["serve", "--port", "nan"], "--port", "not a whole number"),
 ]
 
 
@@ -74,6 +74,22 @@ def test_cli_refuses_bad_numbers_naming_the_option(argv, option, why, capsys):
     # argparse's form: the usage, then one line naming the subcommand and the option
     assert err[-1].startswith(f"heuri {argv[0]}") and f"error: argument {option}: " in err[-1]
     assert why in err[-1] and len(err[-1]) < 200
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--games", "-4"], "--games -4: a match needs at least 1 game"),
+    (["--jobs", "-1"], "--jobs -1: use at least 1 worker process"),
+    (["--first-game", "-2"], "--first-game -2: must be an even number >= 0"),
+    (["--endgame-generations", "0"], "--endgame-generations 0: must be at least 1"),
+])
+def test_match_lower_bounds_are_one_line_errors(argv, needle, tmp_path, capsys):
+    """heuri match's lower bounds are its own checks (heuri.match), one line, status 2."""
+    from heuri.cli import main
+
+    base = ["match", "--lang", "en", "--games", "2", "--out", str(tmp_path / "o"), "--quiet"]
+    assert main(base + argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("heuri: error: ") and needle in err and "\n" not in err
 
 
 def test_cli_takes_the_numbers_in_range():
@@ -146,7 +162,8 @@ def test_excerpt_is_short_and_printable():
     ("heuri4@opponent=1e400", "option opponent '1e400': not a finite number"),
     ("heuri4@opponent=1e300", "option opponent 1e+300: out of range"),
     ("heuri4@k=-1", "option k -1: out of range"),
-    ("heuri4@exact_nodes=0", "option exact_nodes 0: out of range"),
+    ("heuri4@exact_nodes=0", "exact_nodes must be at least 1"),
+    ("heuri4@exact_nodes=1e10", "option exact_nodes 1e+10: out of range"),
     ("heuri4@exact_nodes=nan", "option exact_nodes 'nan': not a finite number"),
     ("heuri3-peg@top=1e12", "option top 1e+12: out of range"),
 ])
@@ -298,8 +315,9 @@ def test_time_budget_grows_with_the_time():
     from heuri.endgame import BUDGET_CAP, DEFAULT_GENERATIONS, DEFAULT_NODES, PACE, time_budget
 
     assert time_budget(1) == {"max_nodes": DEFAULT_NODES, "max_generations": DEFAULT_GENERATIONS}
-    assert time_budget(20) == {"max_nodes": 20 * PACE["python"][0], "max_generations": 20 * PACE["python"][1]}
-    assert time_budget(20)["max_nodes"] == 4_000_000  # --time 20 once stopped at 1,000,001 nodes
+    assert time_budget(8) == {"max_nodes": 8 * PACE["python"][0], "max_generations": 8 * PACE["python"][1]}
+    # --time 20 once stopped at 1,000,001 nodes: now twice as many, the Python search's cap
+    assert time_budget(20) == {"max_nodes": 2_000_000, "max_generations": 200_000}
     assert time_budget(10 ** 6) == dict(zip(("max_nodes", "max_generations"), BUDGET_CAP["python"]))
     assert time_budget(30, "compiled") == {"max_nodes": 21_000_000, "max_generations": 2_100_000}
     assert time_budget(None, "compiled")["max_nodes"] == BUDGET_CAP["compiled"][0]
@@ -311,8 +329,8 @@ def test_time_budget_grows_with_the_time():
 def test_cli_endgame_limits_come_from_the_time():
     from heuri.cli import _limits
 
-    ns = argparse.Namespace(time=20.0, nodes=None)
-    assert _limits(ns) == {"time_limit": 20.0, "max_nodes": 4_000_000, "max_generations": 400_000}
+    ns = argparse.Namespace(time=7.5, nodes=None)
+    assert _limits(ns) == {"time_limit": 7.5, "max_nodes": 1_500_000, "max_generations": 150_000}
     ns = argparse.Namespace(time=20.0, nodes=5000)
     assert _limits(ns) == {"time_limit": 20.0, "max_nodes": 5000, "max_generations": 5000}
 

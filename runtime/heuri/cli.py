@@ -726,7 +726,7 @@ def cmd_serve(args) -> int:
 def add_serve_parser(sub) -> None:
     p = sub.add_parser("serve", help="a local web board: analyse a position, step through a game, play against heuri")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int_arg(1, 65535), default=8765, help="port (default 8765)")
+    p.add_argument("--port", type=int_arg(), default=8765, help="port (default 8765)")  # range: cmd_serve
     p.add_argument("--lang", nargs="+", default=["es", "en", "fr"], help="languages to serve (default: es en fr)")
     p.set_defaults(func=cmd_serve)
 
@@ -826,9 +826,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .match import add_match_arguments
 
     add_match_arguments(p)
-    _set_types(p, games=int_arg(1, 10 ** 7), seed=SEED, jobs=JOBS, first_game=int_arg(0, 10 ** 9),
-               movetime=int_arg(1, 3_600_000), endgame_generations=int_arg(1, 10 ** 8),
-               endgame_width=int_arg(0, 100_000))
+    # the lower bounds of --games, --jobs, --first-game, --movetime and --endgame-* are
+    # heuri.match's own checks (their messages say what a match needs); here, whole numbers
+    # and the upper bounds
+    _set_types(p, games=int_arg(None, 10 ** 7), seed=SEED, jobs=int_arg(None, 256),
+               first_game=int_arg(None, 10 ** 9), movetime=int_arg(None, 3_600_000),
+               endgame_generations=int_arg(None, 10 ** 8), endgame_width=int_arg(None, 100_000))
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")

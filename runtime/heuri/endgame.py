@@ -98,10 +98,12 @@ _MASK = (1 << 64) - 1
 #: the pace each keeps on an idle reference machine (1,000,000 positions in about 10 s and
 #: 3 s), so that on a timed search the clock, not a count, is the limit that binds
 PACE = {"python": (200_000, 20_000), "compiled": (700_000, 70_000)}
-#: the most nodes and move lists :func:`time_budget` gives: the Python search's tables grow
-#: with the positions it visits (a few hundred bytes each), so a long time limit stops there
-#: (and says so); the compiled search's arrays are sized with fixed caps whatever the counts
-BUDGET_CAP = {"python": (10_000_000, 1_000_000), "compiled": (10 ** 12, 10 ** 11)}
+#: the most nodes and move lists :func:`time_budget` gives: the Python search's tables and
+#: move lists grow with the positions it visits (measured: 300,000 positions of a 14-tile
+#: Spanish endgame, +382 MB, about 1.3 KB each), so a long time limit stops at 2,000,000
+#: positions (about 2.6 GB) and says so; the compiled search's arrays are sized with fixed
+#: caps whatever the counts
+BUDGET_CAP = {"python": (2_000_000, 200_000), "compiled": (10 ** 12, 10 ** 11)}
 #: the limits of an untimed search (:class:`EndgameSearch`'s defaults)
 DEFAULT_NODES, DEFAULT_GENERATIONS = 1_000_000, 100_000
 
@@ -113,10 +115,10 @@ def time_budget(seconds: float | None, search: str = "python") -> dict:
     :data:`BUDGET_CAP`. ``search``: "python" or "compiled". Raises ValueError for a time
     that is not a finite positive number.
 
-    >>> time_budget(20)
-    {'max_nodes': 4000000, 'max_generations': 400000}
+    >>> time_budget(8)
+    {'max_nodes': 1600000, 'max_generations': 160000}
     >>> time_budget(3600)
-    {'max_nodes': 10000000, 'max_generations': 1000000}
+    {'max_nodes': 2000000, 'max_generations': 200000}
     >>> time_budget(1, "compiled")
     {'max_nodes': 1000000, 'max_generations': 100000}
     """

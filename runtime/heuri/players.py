@@ -162,12 +162,21 @@ def parse_engine(name: str) -> tuple[str, dict]:
             raise EngineError(f"engine {excerpt(name)!r}: option {key} needs a number, "
                               f"got {excerpt(value, 40)!r}") from None
         lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
-        try:  # NaN and the infinities parse as floats: refused here, with the range
-            opts[key] = check_float(value, f"option {key}", lo, hi)
+        try:  # NaN and the infinities parse as floats: refused here (the message gives the range)
+            opts[key] = check_float(value, f"option {key}", -float("inf"), float("inf"))
+        except BoundsError:
+            try:
+                check_float(value, f"option {key}", lo, hi)
+            except BoundsError as e:
+                raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
+        raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
+    for key, x in opts.items():
+        lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
+        try:
+            check_float(x, f"option {key}", lo, hi)
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
-    if opts.get("wide", 0) not in (0, 1):
-        raise EngineError(f"engine {excerpt(name)!r}: wide must be 0 or 1")
     return base, opts
 
 
