@@ -1140,7 +1140,7 @@ class HeuriBackend(Backend):
         emit(f"info endgame depth {res.depth} score spread {res.value:+d} nodes {res.nodes} "
              f"exact {'true' if res.exact else 'false'} pv {' '.join(pv)}")
         if not res.exact:
-            why = {"stop": "the search was stopped", "time": "the clock ran out",
+            why = {"stop": "stopped by movetime or stop", "time": "the clock ran out",
                    "nodes": "stopped by the node limit", "move lists": "stopped by the move-list limit"}
             emit(f"info string endgame value not exact: a horizon estimate at depth {res.depth} "
                  f"({why.get(res.stopped_by, 'the search was stopped') if res.stopped else 'the limits allowed no deeper search'})")
