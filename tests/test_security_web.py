@@ -488,3 +488,26 @@ def test_fuzz_the_json_api_never_500(client, path, body, cheap, depth, junk):
     assert r.headers["content-type"].startswith("application/json")
     if r.status_code != 200:
         assert "\n" not in r.json()["error"]
+
+
+def test_remote_token(pack_es):
+    """With --allow-remote, every request carries the token printed at start: in the
+    address (the answer sets it as a cookie) or as that cookie; others get a 401."""
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    app = create_app(Service(packs={"es": pack_es}), host="0.0.0.0", port=8765, allow_remote=True, token="t0k")
+    with TestClient(app, base_url="http://192.168.1.5:8765") as c:  # any host name, with the flag
+        r = c.get("/api/info")
+        assert r.status_code == 401 and r.json()["kind"] == "no-token"
+        assert c.get("/api/info?token=wrong").status_code == 401
+        r = c.get("/?token=t0k")
+        assert r.status_code == 200 and "heuri_token=t0k" in r.headers["set-cookie"]
+        assert "HttpOnly" in r.headers["set-cookie"] and "SameSite=Strict" in r.headers["set-cookie"]
+        assert c.get("/api/info").status_code == 200  # the cookie, from now on
+        assert c.post("/api/position", json={"cgp": OPENING}).status_code == 200
+        c.cookies.clear()
+        assert c.post("/api/position", json={"cgp": OPENING}).status_code == 401
+        r = c.post("/api/position", json={"cgp": OPENING}, headers={"origin": "http://evil.example",
+                                                                     "cookie": "heuri_token=t0k"})
+        assert r.status_code == 403  # the token does not let another site's page in

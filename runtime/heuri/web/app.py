@@ -96,12 +96,16 @@ class Guard:
     500 with a short id, logged once. ``host``, ``port``: where the server listens
     (``port`` None: any port, as in tests); ``allow_remote``: any ``Host`` is taken (the
     server was told to listen beyond this machine); the ``Origin`` must still be the
-    server's own."""
+    server's own. ``token``: when set, every request must carry it, as ``?token=`` in the
+    address (the answer then sets it as a cookie for the page's next requests) or as that
+    cookie (``heuri_token``); others get a 401."""
 
-    def __init__(self, app, host: str = "127.0.0.1", port: int | None = None, allow_remote: bool = False):
+    def __init__(self, app, host: str = "127.0.0.1", port: int | None = None, allow_remote: bool = False,
+                 token: str | None = None):
         self.app = app
         self.port = port
         self.allow_remote = allow_remote
+        self.token = token
         names = set(LOOPBACK_NAMES)
         if host not in ("0.0.0.0", "::", ""):
             names.add(host.strip("[]").lower())
@@ -136,12 +140,28 @@ class Guard:
         if path.startswith("/api") and site in ("cross-site", "same-site"):
             return _error(403, "a request from another site's page is refused; use the board's own page",
                           "cross-origin")
+        if self.token is not None and not self._token_ok(scope, headers):
+            return _error(401, "this server asks for its token: open the address it printed at start "
+                               "(http://HOST:PORT/?token=...)", "no-token")
         if scope.get("method") == "POST":
             ctype = headers.get("content-type", "").split(";")[0].strip().lower()
             if ctype != "application/json":
                 return _error(415, f"POST {path}: the body must be JSON, sent with Content-Type: application/json "
                                    f"(got {ctype[:40] or 'none'!r})", "not-json")
         return None
+
+    def _token_ok(self, scope, headers: dict) -> bool:
+        from http.cookies import SimpleCookie
+        from urllib.parse import parse_qs
+
+        given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+        if not given:
+            try:
+                c = SimpleCookie(headers.get("cookie", ""))
+            except Exception:  # a malformed cookie header: no token
+                return False
+            given = c["heuri_token"].value if "heuri_token" in c else ""
+        return secrets.compare_digest(given.encode(), self.token.encode())
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -157,6 +177,9 @@ class Guard:
                 hs += HEADERS
                 if api:
                     hs = [(k, v) for k, v in hs if k.lower() != b"cache-control"] + [(b"cache-control", b"no-store")]
+                if self.token is not None and b"token=" in scope.get("query_string", b""):
+                    hs.append((b"set-cookie", f"heuri_token={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                               .encode()))
                 message = {**message, "headers": hs}
             await send(message)
 
@@ -249,10 +272,10 @@ async def _body(request: Request) -> dict:
 
 def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: bool = True,
                host: str = "127.0.0.1", port: int | None = None, allow_remote: bool = False,
-               records=None) -> Starlette:
+               records=None, token: str | None = None) -> Starlette:
     """The Starlette app over ``service`` (default: a :class:`Service` of ``langs`` reading
     ``records``, warmed up when ``warm``), behind :class:`Guard` (``host``, ``port``,
-    ``allow_remote``).
+    ``allow_remote``, ``token``).
 
     Routes: ``GET /`` the page; ``GET /static/...`` its script and style; ``GET /api/info``;
     ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/preview``, ``/api/game``;
@@ -331,7 +354,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
     app.state.service = svc
-    app.add_middleware(Guard, host=host, port=port, allow_remote=allow_remote)
+    app.add_middleware(Guard, host=host, port=port, allow_remote=allow_remote, token=token)
     return app
 
 
