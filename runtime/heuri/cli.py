@@ -717,17 +717,29 @@ def add_duplicate_parser(sub) -> None:
 def cmd_serve(args) -> int:
     """The local web board (heuri.web): Position, Game and Play views over a JSON API."""
     from .web import serve
+    from .web.app import is_loopback
 
     if not 0 < args.port < 65536:
         raise HeuriError(f"serve: --port {args.port}: give a port from 1 to 65535")
-    return serve(args.host, args.port, args.lang)
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise HeuriError(f"serve: --host {args.host} listens beyond this machine: anyone who can reach it can use "
+                         f"the board; add --allow-remote to do so (default 127.0.0.1: this machine only)")
+    if args.records is not None and not Path(args.records).expanduser().is_dir():
+        raise HeuriError(f"serve: --records {args.records}: no such folder")
+    return serve(args.host, args.port, args.lang, records=args.records, allow_remote=args.allow_remote)
 
 
 def add_serve_parser(sub) -> None:
     p = sub.add_parser("serve", help="a local web board: analyse a position, step through a game, play against heuri")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
+                                                       "another needs --allow-remote)")
     p.add_argument("--port", type=int_arg(), default=8765, help="port (default 8765)")  # range: cmd_serve
     p.add_argument("--lang", nargs="+", default=["es", "en", "fr"], help="languages to serve (default: es en fr)")
+    p.add_argument("--records", metavar="DIR",
+                   help="a folder whose .gcg records (and heuri analyze tables) the Game view may open by path; "
+                        "without it the board reads no file, records are uploaded")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="listen on an address other than loopback (--host): other machines can then use the board")
     p.set_defaults(func=cmd_serve)
 
 
