@@ -99,7 +99,7 @@ def import_lexicon(source: Path, lang: str, name: str | None = None, fmt: str | 
                         f"(sha256 {m['lexicon_file'].get('sha256', '')[:12]}, language {m.get('language')}); "
                         f"this file (sha256 {sha[:12]}, language {spec.code}) is another: give it another --name, "
                         f"or delete {folder} first")
-    if target.exists():
+    if target.exists() and not (target.is_dir() and not any(target.iterdir())):  # Snakemake makes it empty
         raise PackError(f"{target}: exists but is not the pack of lexicon {name} (no manifest with that "
                         f"lexicon); move it away or delete it first")
     say = log or (lambda msg: None)
@@ -134,6 +134,8 @@ def import_lexicon(source: Path, lang: str, name: str | None = None, fmt: str | 
         manifest["inputs"] = {"spec": manifest["inputs"]["spec"],
                               "wordlist": {"file": "source/words.txt.gz", "sha256": sha256_file(wordlist)}}
         write_json(manifest, tmp / "manifest.json")
+        if target.is_dir():
+            target.rmdir()  # empty (checked above)
         os.rename(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
