@@ -4,7 +4,6 @@ import's manifest and refusals, selection by lexicon name, and (when the files a
 machine) the federation KWGs of MAGPIE-DATA against an independent decoder."""
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
@@ -286,10 +285,11 @@ def test_selection_by_lexicon_name(tiny_kwg_pack, monkeypatch):
 def test_cli_lexicon_import_and_missing_lexicon(tmp_path, capsys, monkeypatch):
     from heuri.cli import main
 
-    monkeypatch.delenv("HEURI_LEXICON", raising=False)
-    monkeypatch.delenv("HEURI_BUILD", raising=False)
     build = tmp_path / "b"
     build.mkdir()
+    # main() sets both from --build / --lexicon: monkeypatch restores them after the test
+    monkeypatch.setenv("HEURI_LEXICON", "")
+    monkeypatch.setenv("HEURI_BUILD", str(build))
     f = tmp_path / "words.txt"
     f.write_text("tab\nbat\nTEA\n", encoding="utf-8")
     assert main(["--build", str(build), "lexicon", "import", str(f), "--lang", str(TINY), "--name", "T3"]) == 0

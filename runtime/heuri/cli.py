@@ -329,7 +329,6 @@ def cmd_best(args) -> int:
     import json
 
     from .evaluate import engine_options, make_evaluator
-    from .pack import load_pack
 
     if args.top < 1:
         raise HeuriError(f"best: --top {args.top}: give at least 1")
@@ -346,8 +345,10 @@ def cmd_best(args) -> int:
         from .gcg import read_gcg, replay
         from .probability import augmented_bag
 
+        from .pack import pack_for_record
+
         game = read_gcg(Path(args.gcg))
-        pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.gcg))
+        pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
         spec = pack.spec
         r = replay(game, spec)
         events = [st.event for st in r.steps]
@@ -394,13 +395,14 @@ def cmd_best(args) -> int:
 
 
 def _position_from_cgp(args):
-    from .cgp import guess_language
+    from .cgp import cgp_lexicon, guess_language
     from .game import Position
-    from .pack import load_pack
+    from .pack import pack_for_record
 
     if not args.cgp.strip():
         raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
-    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+
+    pack = pack_for_record(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"), cgp_lexicon(args.cgp))
     return pack, Position.from_cgp(args.cgp, pack.spec)
 
 
