@@ -204,8 +204,6 @@ def _gcg_files(paths) -> list[Path]:
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
     from .gcg import read_gcg, replay
-    from .pack import load_pack
-
     from .pack import pack_for_record
 
     game = read_gcg(path)
@@ -343,9 +341,8 @@ def cmd_best(args) -> int:
         title = "CGP position"
     elif args.gcg:
         from .gcg import read_gcg, replay
-        from .probability import augmented_bag
-
         from .pack import pack_for_record
+        from .probability import augmented_bag
 
         game = read_gcg(Path(args.gcg))
         pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
@@ -401,7 +398,6 @@ def _position_from_cgp(args):
 
     if not args.cgp.strip():
         raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
-
     pack = pack_for_record(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"), cgp_lexicon(args.cgp))
     return pack, Position.from_cgp(args.cgp, pack.spec)
 
