@@ -57,6 +57,8 @@ def imported_packs(build: Path) -> list[tuple[Path, dict]]:
     """``(folder, manifest)`` of every pack under ``build`` built from a lexicon file."""
     out = []
     for m in sorted(Path(build).glob("*/manifest.json")) if Path(build).is_dir() else []:
+        if m.parent.name.startswith("."):  # another import under way
+            continue
         try:
             manifest = json.loads(m.read_text(encoding="utf-8"))
         except (OSError, ValueError):

@@ -183,6 +183,8 @@ def lexicon_packs() -> dict[str, tuple[Path, dict]]:
     out = {}
     root = build_root()
     for m in sorted(root.glob("*/manifest.json")) if root.is_dir() else []:
+        if m.parent.name.startswith("."):  # an import under way (pipeline/import_lexicon.py)
+            continue
         try:
             manifest = json.loads(m.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -332,6 +334,8 @@ def list_packs() -> list[dict]:
     out = []
     root = build_root()
     for m in sorted(root.glob("*/manifest.json")) if root.is_dir() else []:
+        if m.parent.name.startswith("."):  # an import under way (pipeline/import_lexicon.py)
+            continue
         manifest = json.loads(m.read_text(encoding="utf-8"))
         try:
             load_pack(m.parent)
