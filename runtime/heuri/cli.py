@@ -104,7 +104,9 @@ def _lang_or_guess(lang, guess, what: str) -> str:
     from .pack import build_root
     from .spec import list_languages
 
-    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")})
+    # Language codes, not pack folders (build/en-CSW24 is an en pack: --lexicon CSW24).
+    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")
+                                            if "-" not in p.parent.name})
     raise KindedError(f"{what}: cannot tell the language (no language spec's [recognise] names its lexicon "
                       f"or letter distribution); give --lang {'|'.join(known) or 'LANG'}", "unknown-language")
 
