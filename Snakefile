@@ -142,29 +142,6 @@ rule manifest:
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 
 
-# ---- a pack from a lexicon file a player has (pipeline/import_lexicon.py; docs/lexicons.md) ----
-#
-#   snakemake --cores 2 build/fr-FRA20/manifest.json --config lexicon_file=/path/to/FRA20.kwg
-#
-# The same as `heuri lexicon import /path/to/FRA20.kwg --lang fr --name FRA20`: the pack
-# build/<lang>-<NAME>/ of the file (KWG, Quackle DAWG or plain list), built by the steps above
-# in one job; a NAME already built from another file is refused.
-def _lexicon_file(wc):
-    if not config.get("lexicon_file"):
-        raise ValueError(f"build/{wc.lang}-{wc.name}: give the lexicon file: --config lexicon_file=PATH")
-    return config["lexicon_file"]
-
-
-rule import_lexicon:
-    wildcard_constraints: lang="[a-z]{2,3}", name="[A-Za-z0-9][A-Za-z0-9_.]*"
-    input: file=_lexicon_file, spec="lexicons/{lang}/spec.toml",
-           code=code("import_lexicon", "lexicon_file", "kwg", "dawg", "build")
-    output: "build/{lang}-{name}/manifest.json"
-    shell: "{PY} -m pipeline.import_lexicon {input.file} --lang {wildcards.lang} --name {wildcards.name}"
-
-ruleorder: import_lexicon > manifest
-
-
 # ---- self-play matches (issue 5; heuri.match) ------------------------------------------------
 #
 #   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet
@@ -209,3 +186,26 @@ rule match:
         lambda wc: [f"matches/{wc.lang}/{wc.p1}-vs-{wc.p2}/shard-{k:03d}.parquet" for k in range(MATCH_SHARDS)]
     output: "matches/{lang}/{p1}-vs-{p2}.parquet"
     shell: "{PY} -m heuri.match merge {output} {input}"
+
+
+# ---- a pack from a lexicon file a player has (pipeline/import_lexicon.py; docs/lexicons.md) ----
+#
+#   snakemake --cores 2 build/fr-FRA20/manifest.json --config lexicon_file=/path/to/FRA20.kwg
+#
+# The same as `heuri lexicon import /path/to/FRA20.kwg --lang fr --name FRA20`: the pack
+# build/<lang>-<NAME>/ of the file (KWG, Quackle DAWG or plain list), built by the steps above
+# in one job; a NAME already built from another file is refused.
+def _lexicon_file(wc):
+    if not config.get("lexicon_file"):
+        raise ValueError(f"build/{wc.lang}-{wc.name}: give the lexicon file: --config lexicon_file=PATH")
+    return config["lexicon_file"]
+
+
+rule import_lexicon:
+    wildcard_constraints: lang="[a-z]{2,3}", name="[A-Za-z0-9][A-Za-z0-9_.]*"
+    input: file=_lexicon_file, spec="lexicons/{lang}/spec.toml",
+           code=code("import_lexicon", "lexicon_file", "kwg", "dawg", "build")
+    output: "build/{lang}-{name}/manifest.json"
+    shell: "{PY} -m pipeline.import_lexicon {input.file} --lang {wildcards.lang} --name {wildcards.name}"
+
+ruleorder: import_lexicon > manifest
