@@ -44,13 +44,39 @@ def cmd_packs(args) -> int:
     # Never cut a column: a pipe or a file gets the full width (rich would assume 80).
     con = Console() if sys.stdout.isatty() else Console(width=1000)
     t = Table(title=f"language packs in {build_root()}")
-    for col in ("lang", "lexicon", "words", "septets", "pure septets", "reduced octets", "key set", "status"):
-        t.add_column(col, justify="right" if col not in ("lang", "lexicon", "status") else "left")
+    for col in ("pack", "lang", "lexicon", "words", "septets", "pure septets", "reduced octets", "key set", "status"):
+        t.add_column(col, justify="right" if col not in ("pack", "lang", "lexicon", "status") else "left")
     for p in packs:
         c = p["counts"]
-        t.add_row(p["language"], p["lexicon"], *(f"{c.get(k, 0):,}" for k in (
+        t.add_row(p["pack"], p["language"], p["lexicon"], *(f"{c.get(k, 0):,}" for k in (
             "words", "septets", "pure_septets", "reduced_octets", "keyset")), p["status"])
     con.print(t)
+    return 0
+
+
+# -- lexicon import ---------------------------------------------------------------------------
+def cmd_lexicon(args) -> int:
+    """``heuri lexicon import FILE --lang L [--name N]``: a pack from a lexicon file
+    (pipeline/import_lexicon.py)."""
+    from .spec import REPO_ROOT
+
+    try:
+        from pipeline.import_lexicon import import_lexicon, refusal_summary
+    except ImportError:
+        if not (REPO_ROOT / "pipeline" / "import_lexicon.py").is_file():
+            raise HeuriError(f"heuri lexicon import needs the pipeline/ folder of a heuri checkout "
+                             f"(not found beside {REPO_ROOT / 'runtime'})") from None
+        sys.path.insert(0, str(REPO_ROOT))
+        from pipeline.import_lexicon import import_lexicon, refusal_summary
+
+    target, m, built = import_lexicon(Path(args.file), args.lang, args.name, args.format,
+                                      log=lambda s: print(s, file=sys.stderr))
+    print(f"{target}: lexicon {m['lexicon']} ({m['language']}), {m['counts']['words']:,} words, "
+          f"source sha256 {m['lexicon_file']['sha256']}" + ("" if built else " (already built from this file)"))
+    refused = refusal_summary(m)
+    if refused:
+        print(f"refused: {refused}")
+    print(f"use it with: heuri --lexicon {m['lexicon']} ...  (or a record's #lexicon {m['lexicon']})")
     return 0
 
 
@@ -76,12 +102,20 @@ def _lang_or_guess(lang, guess, what: str) -> str:
     """``--lang`` if given, else the language named by the record, else an error."""
     if lang:
         return lang
+    if os.environ.get("HEURI_LEXICON"):  # --lexicon: its pack's language
+        from .pack import lexicon_language
+
+        code = lexicon_language(os.environ["HEURI_LEXICON"])
+        if code:
+            return code
     if guess:
         return guess
     from .pack import build_root
     from .spec import list_languages
 
-    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")})
+    # Language codes, not pack folders (build/en-CSW24 is an en pack: --lexicon CSW24).
+    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")
+                                            if "-" not in p.parent.name})
     raise KindedError(f"{what}: cannot tell the language (no language spec's [recognise] names its lexicon "
                       f"or letter distribution); give --lang {'|'.join(known) or 'LANG'}", "unknown-language")
 
@@ -110,9 +144,10 @@ def _cgp_position(args, need_pack: bool = True):
         parse_cgp(args.cgp, None)  # raises the CgpError that says what a CGP holds
     lang = _lang_or_guess(args.lang, guess_language(args.cgp), "--cgp")
     if need_pack:
-        from .pack import load_pack
+        from .cgp import cgp_lexicon
+        from .pack import pack_for_record
 
-        pack = load_pack(lang)
+        pack = pack_for_record(lang, cgp_lexicon(args.cgp))
         spec = pack.spec
     else:
         pack = spec = _spec(lang)
@@ -180,13 +215,13 @@ def _gcg_files(paths) -> list[Path]:
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
     from .gcg import read_gcg, replay
-    from .pack import load_pack
+    from .pack import pack_for_record
 
     game = read_gcg(path)
     lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
-    if lang not in packs:
-        packs[lang] = load_pack(lang)
-    pack = packs[lang]
+    if (lang, game.lexicon) not in packs:
+        packs[lang, game.lexicon] = pack_for_record(lang, game.lexicon)
+    pack = packs[lang, game.lexicon]
     return replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
 
 
@@ -303,7 +338,6 @@ def cmd_best(args) -> int:
     import json
 
     from .evaluate import engine_options, make_evaluator
-    from .pack import load_pack
 
     opts = engine_options(args.engine, args.k, args.top_n, args.exact, penalty=not args.no_penalty)
     if args.cgp is not None:
@@ -312,10 +346,11 @@ def cmd_best(args) -> int:
         title = "CGP position"
     elif args.gcg:
         from .gcg import read_gcg, replay
+        from .pack import pack_for_record
         from .probability import augmented_bag
 
         game = read_gcg(Path(args.gcg))
-        pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.gcg))
+        pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
         spec = pack.spec
         r = replay(game, spec)
         events = [st.event for st in r.steps]
@@ -362,13 +397,13 @@ def cmd_best(args) -> int:
 
 
 def _position_from_cgp(args):
-    from .cgp import guess_language
+    from .cgp import cgp_lexicon, guess_language
     from .game import Position
-    from .pack import load_pack
+    from .pack import pack_for_record
 
     if not args.cgp.strip():
         raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
-    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+    pack = pack_for_record(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"), cgp_lexicon(args.cgp))
     return pack, Position.from_cgp(args.cgp, pack.spec)
 
 
@@ -764,10 +799,26 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"heuri {__version__}")
     ap.add_argument("--build", metavar="DIR", help="folder of built language packs (DIR/<lang>/manifest.json); "
                     "default: $HEURI_BUILD, else <repo>/build")
+    ap.add_argument("--lexicon", metavar="NAME", help="answer with the pack of this lexicon (one built by "
+                    "heuri lexicon import, e.g. FRA20); default: $HEURI_LEXICON, else a record's #lexicon / lex "
+                    "when its pack is built, else the language's default pack")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("packs", help="list the built language packs and their counts")
     p.set_defaults(func=cmd_packs)
+
+    p = sub.add_parser("lexicon", help="build a pack from a lexicon file you have (KWG, Quackle DAWG, word list)")
+    lsub = p.add_subparsers(dest="lexicon_command", required=True)
+    q = lsub.add_parser("import", help="turn a lexicon file into a pack <lang>-<NAME> beside the default packs",
+                        description="Build a language pack from a lexicon file: a KWG (wolges, MAGPIE, Macondo), a "
+                                    "Quackle DAWG (version 1) or a plain list (one word a line; gzip if .gz). "
+                                    "The pack is <build>/<lang>-<NAME>; select it with heuri --lexicon NAME, or "
+                                    "a record's #lexicon NAME / CGP lex NAME;. See docs/lexicons.md.")
+    q.add_argument("file", help="the lexicon file (FRA20.kwg, csw24.dawg, words.txt)")
+    q.add_argument("--lang", required=True, help="the language spec of lexicons/ (fr, en, es, ca, de, pl, nl, ...)")
+    q.add_argument("--name", help="the lexicon's name (default: the file name without .kwg/.dawg/.txt/.gz)")
+    q.add_argument("--format", choices=("kwg", "dawg", "text"), help="the file's format (default: from its name)")
+    p.set_defaults(func=cmd_lexicon)
 
     p = sub.add_parser("siu", help="run heuri as an SIU engine on stdin/stdout (for GUIs and match runners)")
     p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr, or any other built with snakemake) or a pack folder")
@@ -861,7 +912,22 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_parser(sub)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
+    _lexicon_everywhere(sub)
     return ap
+
+
+def _lexicon_everywhere(sub) -> None:
+    """``--lexicon NAME`` after any subcommand too (``heuri moves --lexicon FRA20 ...``), the
+    same option as before it; each subcommand's own ``--lexicon``, if any, is left alone."""
+    for name, p in sub.choices.items():
+        if name == "lexicon":
+            continue
+        if not any("--lexicon" in a.option_strings for a in p._actions):
+            p.add_argument("--lexicon", metavar="NAME", default=argparse.SUPPRESS,
+                           help="answer with the pack of this lexicon (as heuri --lexicon NAME)")
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                _lexicon_everywhere(a)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -873,7 +939,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # Through the environment, so that match workers and SIU sessions see it too.
         os.environ["HEURI_BUILD"] = str(Path(args.build).resolve())
+    if args.lexicon:
+        # Through the environment too (match workers, SIU sessions); load_pack reads it.
+        os.environ["HEURI_LEXICON"] = args.lexicon
     try:
+        if args.lexicon and args.command != "lexicon":
+            from .pack import _lexicon_root
+
+            _lexicon_root(args.lexicon, None)  # a missing one: one line, before any work
         return int(args.func(args) or 0)
     except HeuriError as e:
         print(f"heuri: error: {e}", file=sys.stderr)
