@@ -515,8 +515,9 @@ def cmd_analyze(args) -> int:
                   "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
     if res.summaries:
         con.print(t)
+    kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-              f"{len(res.summaries)} game pages in {res.out}/games/", highlight=False)
+              f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
@@ -793,7 +794,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
     p.add_argument("--jobs", type=int, default=1, help="games analysed in parallel (default 1)")
-    p.add_argument("--force", action="store_true", help="overwrite the files of an earlier analysis in --out")
+    p.add_argument("--force", action="store_true", help="replace an earlier analysis in --out (deletes only the files "
+                   "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
@@ -817,8 +819,11 @@ def main(argv: list[str] | None = None) -> int:
     except HeuriError as e:
         print(f"heuri: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("heuri: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        from .outdir import Interrupted
+
+        # a run that saved what finished says where and how to resume
+        print(f"heuri: {e}" if isinstance(e, Interrupted) else "heuri: interrupted", file=sys.stderr)
         return 130
 
 
