@@ -565,20 +565,24 @@ def cmd_duplicate_new(args) -> int:
     from .gcg import write_gcg
     from .pack import load_pack
 
+    from .outdir import OutputFolder
+
     pack = load_pack(args.lang)
     out = Path(args.out or f"duplicate/{args.lang}-{args.seed}.gcg")
     if out.suffix != ".gcg":
         out = out.with_suffix(".gcg")
     paths = [out, out.with_suffix(".csv"), out.with_suffix(".parquet")]
-    _fresh(paths, args.force)
+    # the folder's marker lists the files this command wrote: only those are replaced with
+    # --force, each through a temporary file renamed over it (a link is replaced, not followed)
+    folder = OutputFolder.open_shared(out.parent, "heuri duplicate new", what="the master game")
+    folder.check_targets([p.name for p in paths], args.force)
     from .duplicate import master_game
 
     game = master_game(pack, seed=args.seed)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(write_gcg(to_gcg(game)), encoding="utf-8")
     df = sheet(game)
-    df.write_csv(paths[1])
-    df.write_parquet(paths[2])
+    folder.write(paths[0].name, write_gcg(to_gcg(game)))
+    folder.write_with(paths[1].name, lambda tmp: df.write_csv(tmp))
+    folder.write_with(paths[2].name, lambda tmp: df.write_parquet(tmp))
     spec = pack.spec
     t = Table(title=f"master game {game.game_id} ({spec.name}, seed {args.seed}): {game.total} points, "
                     f"{len(game.turns)} turns, {game.bingos} bingos; end: {game.end}")
@@ -655,7 +659,8 @@ def add_duplicate_parser(sub) -> None:
     q.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1): same seed, same game")
     q.add_argument("--out", help="the GCG file (default duplicate/<lang>-<seed>.gcg); the sheet goes beside "
                                  "it as .csv and .parquet")
-    q.add_argument("--force", action="store_true", help="overwrite existing files")
+    q.add_argument("--force", action="store_true", help="replace the files an earlier `heuri duplicate new` "
+                   "wrote there (never other files)")
     q.set_defaults(func=cmd_duplicate_new)
 
     q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")

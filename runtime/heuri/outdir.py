@@ -139,10 +139,12 @@ class OutputFolder:
             raise OutputError(f"cannot write {what} to {where} ({e.strerror or e}); "
                               f"choose a writable folder with {option} DIR") from None
         marker = root / MARKER
+        # the files first, the marker after: a file another process writes meanwhile was listed
+        # in the marker before it was written, so the marker read below names it
+        names = _entries(root)
         if marker.is_symlink() or (marker.exists() and not marker.is_file()):
             raise OutputError(f"{where}: {MARKER} is a link or not a file; the folder was not written "
                               f"by heuri: choose another {option}")
-        names = _entries(root)
         head = None
         owned: set[str] = set()
         if marker.is_file():
@@ -163,9 +165,62 @@ class OutputFolder:
         self = cls(root, command, params if (force or head is None) else head.get("params"), owned)
         if force and head is not None:
             self._clear()
-        if head is None or force:
-            self._new_marker(owned if head is None else set())
+        if force and head is not None:
+            self._new_marker(set())
+        elif head is None and not self._new_marker(owned, exclusive=True):
+            # another process (a Snakemake shard in the same folder) made it meanwhile: read it
+            return cls.open(path, command, force, params, adopt, what, option, check_params)
         return self
+
+    @classmethod
+    def open_shared(cls, path, command: str, what: str = "output", option: str = "--out") -> "OutputFolder":
+        """The folder ``path`` for a command that writes a few named files beside the user's
+        own (``heuri duplicate new``): created and checked writable, its marker created when
+        missing, but other files are allowed; :meth:`check_targets` then says which of the
+        command's files may be replaced. OutputError for a folder that cannot be used or holds
+        the marker of another command."""
+        root = Path(path)
+        where = f"{option} {str(root)!r}"
+        try:
+            if root.exists() and not root.is_dir():
+                raise OutputError(f"cannot write {what} to {where}: it is a file, not a folder")
+            root.mkdir(parents=True, exist_ok=True)
+            probe = root / f".probe.{os.getpid()}.{next(_counter)}{TMP_SUFFIX}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            raise OutputError(f"cannot write {what} to {where} ({e.strerror or e}); "
+                              f"choose a writable folder with {option}") from None
+        marker = root / MARKER
+        if marker.is_symlink() or (marker.exists() and not marker.is_file()):
+            raise OutputError(f"{where}: {MARKER} is a link or not a file; choose another {option}")
+        if marker.is_file():
+            head, owned = _read_marker(marker)
+            if head["command"] != command:
+                raise OutputError(f"{where} holds the output of `{head['command']}`, not `{command}`; "
+                                  f"choose another {option}")
+            return cls(root, command, head.get("params"), owned)
+        self = cls(root, command, None, set())
+        if not self._new_marker(set(), exclusive=True):
+            return cls.open_shared(path, command, what, option)
+        return self
+
+    def check_targets(self, rels, force: bool) -> None:
+        """Refuse (OutputError, one line) to replace any of the files ``rels`` that exists,
+        unless ``force`` and the marker lists it (the command wrote it); a folder there is
+        always refused. Nothing is written or deleted here."""
+        taken = [r for r in rels if os.path.lexists(self.root / r)]
+        if not taken:
+            return
+        names = ", ".join(str(self.root / r) for r in taken)
+        if not force:
+            raise OutputError(f"{names} already exist; give another --out, or --force to replace the "
+                              f"files `{self.command}` wrote")
+        theirs = [r for r in taken if r not in self.owned or (self.root / r).is_dir()]
+        if theirs:
+            raise OutputError(f"{_few([str(self.root / r) for r in theirs])}: not written by `{self.command}` "
+                              f"(not listed in {self.root / MARKER}); nothing was written: move them away or "
+                              f"give another --out")
 
     def _clear(self) -> None:
         """Delete every file the marker lists (links themselves), then empty folders they
@@ -195,12 +250,26 @@ class OutputFolder:
                 return False
         return True
 
-    def _new_marker(self, owned: set[str]) -> None:
+    def _new_marker(self, owned: set[str], exclusive: bool = False) -> bool:
+        """Write the marker (header and ``owned``). ``exclusive``: only if there is none
+        (one ``write`` to a file created with ``O_EXCL``); returns False when one appeared."""
         lines = [json.dumps({"command": self.command, "format": 1, "params": self.params})]
         lines += [json.dumps({"wrote": r}) for r in sorted(owned)]
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        if exclusive:
+            try:
+                fd = os.open(self.root / MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return False
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            return True
         tmp = self.root / f".{MARKER}.{os.getpid()}.{next(_counter)}{TMP_SUFFIX}"
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        tmp.write_bytes(data)
         os.replace(tmp, self.root / MARKER)
+        return True
 
     # -- writing --------------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
