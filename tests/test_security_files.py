@@ -289,3 +289,32 @@ def test_analyze_interrupt_saves_the_table_and_resumes(jobs, sig, tmp_path, reco
     s = json.loads((out / "summary.json").read_text())
     assert len(s["games"]) == 24 and "interrupted" not in s
     assert {g: (out / "games" / f"{g}.html").read_bytes() for g in done} == before
+
+
+def test_workers_die_with_a_killed_parent(tmp_path, pack_en):
+    out = tmp_path / "m"
+    cmd = [sys.executable, "-m", "heuri", "match", "--lang", "en", "--p1", "greedy", "--p2", "greedy",
+           "--games", "60", "--jobs", "2", "--out", str(out), "--quiet"]
+    rows_dir = out / "rows"
+    rc, _, kids = _interrupt(cmd, tmp_path, lambda: rows_dir.is_dir() and any(rows_dir.glob("*.json")),
+                             signal.SIGKILL)
+    assert rc == -signal.SIGKILL and len(kids) == 2
+    t0 = time.time()
+    while _alive(kids) and time.time() - t0 < 30:  # a hang guard: the kernel kills them at once
+        time.sleep(0.05)
+    assert _alive(kids) == []
+    for f in rows_dir.glob("*.json"):
+        json.loads(f.read_text())  # whole rows only
+
+
+def test_an_interrupt_inside_compiled_code_is_still_an_interrupt():
+    from heuri.outdir import is_interrupt
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("CPUDispatcher(<function k>) returned a result with an exception set")
+    except SystemError as e:
+        assert is_interrupt(e)
+    assert not is_interrupt(SystemError("a bug")) and not is_interrupt(ValueError("x"))

@@ -158,7 +158,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     Raises HeuriError before any work for a bad input path, an unknown engine, a bad
     ``jobs`` or an output folder that cannot be used (:class:`OutputExistsError`)."""
     from .analyze import Analyzer
-    from .outdir import Interrupted, OutputFolder, interrupts_raise, kill_workers, pool_children
+    from .outdir import Interrupted, OutputFolder, interrupts_raise, is_interrupt, kill_workers, pool_children
 
     if jobs < 1:
         raise HeuriError(f"--jobs {jobs}: give at least 1")
@@ -229,7 +229,9 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                         raise
                     finally:
                         ex.shutdown(wait=True, cancel_futures=True)
-            except KeyboardInterrupt as e:
+            except BaseException as e:
+                if not is_interrupt(e):
+                    raise
                 interrupted = e
             _write_outputs(folder, engine, paths, results, res, interrupted is not None)
     finally:

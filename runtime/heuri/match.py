@@ -572,7 +572,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
     ``out``, options for a seat that is not an external engine, a movetime below 1 ms),
     EngineError (unknown engine), PackError (no built pack for ``lang``).
     """
-    from .outdir import interrupts_raise
+    from .outdir import interrupts_raise, is_interrupt
     from .pack import load_pack
     from .players import check_endgame_budget, check_engine
 
@@ -655,7 +655,9 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
                     else:
                         played = _play_pool(todo, jobs, (lang, names, endgame_options, check_words, engines,
                                                          engines_dir, True), (p1, p2, seed), save, tick, out)
-                except KeyboardInterrupt:
+                except BaseException as e:
+                    if not is_interrupt(e):
+                        raise
                     interrupted = True
                     played = sum(1 for gid in todo if gid in rows)
     finally:

@@ -380,6 +380,19 @@ def interrupts_raise():
         signal.signal(signal.SIGTERM, old)
 
 
+def is_interrupt(e: BaseException) -> bool:
+    """True when ``e`` is a KeyboardInterrupt or was raised while one was being raised: the
+    handler's KeyboardInterrupt thrown inside compiled code (a Numba kernel) comes back as a
+    SystemError whose cause or context is the KeyboardInterrupt."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def worker_setup() -> None:
     """First call of a pool worker: ignore SIGINT and SIGTERM handlers of the parent (the
     parent stops the pool), and on Linux ask the kernel to SIGKILL this process when its
