@@ -172,7 +172,9 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     except HeuriError as e:
         raise OutputExistsError(str(e)) from None
     if folder.params != params:
-        if folder.owned:
+        # another analysis: refused when it finished a game (or predates markers); one whose
+        # every record failed holds nothing worth keeping, and the retry replaces it
+        if any(n.startswith("rows/") for n in folder.owned) or (folder.params is None and folder.owned):
             old = folder.params or {}
             raise OutputExistsError(
                 f"--out {str(folder.root)!r} holds another analysis (engine {old.get('engine', '?')}, "

@@ -141,7 +141,11 @@ class OutputFolder:
         marker = root / MARKER
         # the files first, the marker after: a file another process writes meanwhile was listed
         # in the marker before it was written, so the marker read below names it
-        names = _entries(root)
+        try:
+            names = _entries(root)
+        except OSError as e:
+            raise OutputError(f"cannot read {where} ({e.strerror or e}: {e.filename}); choose another "
+                              f"{option}") from None
         if marker.is_symlink() or (marker.exists() and not marker.is_file()):
             raise OutputError(f"{where}: {MARKER} is a link or not a file; the folder was not written "
                               f"by heuri: choose another {option}")
