@@ -248,7 +248,8 @@ def test_cli_endgame_table_and_errors(pack_en, capsys):
     hidden = " ".join([fields[0], fields[1].split("/")[0] + "/", *fields[2:]])
     assert main(["endgame", "--lang", "en", "--cgp", hidden, "--top", "1"]) == 0
     out = capsys.readouterr().out
-    assert "11H ON" in out and "value +15 (exact); depth 2" in out
+    assert "11H ON" in out and "value +15, exact (proven the best to the end of the game); 1 of 1 rows exact; depth 2" in out
+    assert "limits 60 s, 2,000,000 nodes, 200,000 move lists" in out  # --time 60: the Python search's cap
     cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0"
     assert main(["endgame", "--lang", "en", "--cgp", cgp]) == 2
     assert capsys.readouterr().err.strip() == ("heuri: error: endgame search needs an empty bag; "

@@ -17,7 +17,16 @@ import numpy as np
 from . import DEFAULT_ENGINE, __version__
 from rich.markup import escape
 
+from .bounds import float_arg, int_arg
 from .errors import HeuriError, KindedError
+
+#: the ranges of the numeric options (checked by argparse, see heuri.bounds): wide enough
+#: for any real use, narrow enough that no value can ask for a silly amount of work or memory
+SEED = int_arg(0, 2 ** 63 - 1)  # a match or a draw's seed (numpy's generators take 0 up)
+JOBS = int_arg(1, 256)  # worker processes
+TOP = int_arg(1, 100_000)  # rows or candidates to print or value
+TURN = int_arg(0, 100_000)  # events of a record (checked against the record afterwards)
+SECONDS = float_arg(0, 7 * 86_400, lo_open=True)  # a time limit: more than 0, at most a week
 
 
 # -- packs ------------------------------------------------------------------------------
@@ -296,12 +305,6 @@ def cmd_best(args) -> int:
     from .evaluate import engine_options, make_evaluator
     from .pack import load_pack
 
-    if args.top < 1:
-        raise HeuriError(f"best: --top {args.top}: give at least 1")
-    if args.k is not None and args.k <= 0:
-        raise HeuriError(f"best: -k {args.k}: the bingo constant must be positive (the paper's is 2.5)")
-    if args.top_n is not None and args.top_n < 1:
-        raise HeuriError(f"best: --top-n {args.top_n}: give at least 1 (the paper's N is 20)")
     opts = engine_options(args.engine, args.k, args.top_n, args.exact, penalty=not args.no_penalty)
     if args.cgp is not None:
         pack, pos = _cgp_position(args)
@@ -369,17 +372,43 @@ def _position_from_cgp(args):
     return pack, Position.from_cgp(args.cgp, pack.spec)
 
 
-def _limits(args, what: str) -> dict:
-    if args.time is not None and args.time <= 0:
-        raise HeuriError(f"{what}: --time {args.time}: give a positive number of seconds")
-    if args.nodes is not None and args.nodes < 1:
-        raise HeuriError(f"{what}: --nodes {args.nodes}: give at least 1")
-    if args.top < 1:
-        raise HeuriError(f"{what}: --top {args.top}: give at least 1")
-    opts = {"time_limit": args.time}
+def _limits(args) -> dict:
+    """The EndgameSearch limits of ``heuri endgame``: ``--time`` seconds, and node and
+    move-list limits that grow with it (heuri.endgame.time_budget: the clock binds, up to
+    a memory cap) unless ``--nodes`` gives both. (argparse has checked the ranges.)"""
+    from .endgame import time_budget
+
+    opts = {"time_limit": args.time, **time_budget(args.time, "python")}
     if args.nodes is not None:
         opts["max_nodes"] = opts["max_generations"] = args.nodes
     return opts
+
+
+def endgame_summary(res, rows, limits: dict, spec) -> str:
+    """The last line of ``heuri endgame``: the best move and value, whether that value is
+    exact and whether the move is proven the best (both need the last completed depth to
+    reach the end of the game on every line: ``res.exact``), how many of the printed rows
+    have an exact value, the work done and the limits with the one that stopped the search.
+
+    The rows (:meth:`heuri.endgame.EndgameSearch.analyse`) carry their own ``exact``: a row's
+    value is exact when its own lines all reached the end of the game, which can hold for a
+    move that goes out while another root move's value is still a horizon estimate; then
+    the best move is not proven, and the line says so rather than contradict the rows."""
+    best = res.move.gcg(spec)
+    exact_rows = sum(r.exact for r in rows)
+    if res.exact:
+        how = "exact (proven the best to the end of the game)"
+    else:
+        best_row = next((r for r in rows if r.move.gcg(spec) == best), None)
+        value = "its value exact" if best_row is not None and best_row.exact else "its value a horizon estimate"
+        why = (f"stopped by the {res.stopped_by} limit" if res.stopped_by
+               else "the width limit cut moves" if limits.get("width") else "")
+        how = f"not proven the best ({value}; {why + ': ' if why else ''}the best move of the last completed depth)"
+    lim = [f"{limits['time_limit']:g} s" if limits.get("time_limit") is not None else "no time limit",
+           f"{limits.get('max_nodes', 0):,} nodes", f"{limits.get('max_generations', 0):,} move lists"]
+    return (f"best {best} value {res.value:+d}, {how}; {exact_rows} of {len(rows)} rows exact; "
+            f"depth {res.depth} placements, {res.nodes:,} nodes, {res.generations:,} move lists, "
+            f"{res.seconds:.2f} s; limits {', '.join(lim)}")
 
 
 def cmd_endgame(args) -> int:
@@ -400,11 +429,13 @@ def cmd_endgame(args) -> int:
         # the bag is empty: the opponent's rack, left out of the CGP, is every unseen tile
         racks = tuple(pos.bag.copy() if i == o else r for i, r in enumerate(pos.racks))
         pos = dataclasses.replace(pos, racks=racks, bag=pos.bag - pos.bag, hidden=(0,) * pos.n_players)
-    solver = EndgameSearch(pack, **_limits(args, "endgame"))
+    limits = _limits(args)
+    solver = EndgameSearch(pack, **limits)
     res, rows = solver.analyse(pos, top=args.top)
     if res is None:
-        raise HeuriError(f"endgame: the first iteration did not fit the limits (--time {args.time}, "
-                         f"--nodes {args.nodes}); give more")
+        raise HeuriError(f"endgame: the first iteration did not fit the limits (--time {args.time:g} s, "
+                         f"{limits['max_nodes']:,} nodes, {limits['max_generations']:,} move lists); "
+                         f"give more --time or --nodes")
 
     def line(pv):
         return " ".join(m.gcg(spec) if m.gcg(spec) != "-" else "pass" for m in pv)
@@ -427,10 +458,7 @@ def cmd_endgame(args) -> int:
             t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{r.value:+d}",
                       "yes" if r.exact else "no", line(r.pv))
         Console().print(t)
-        how = "exact" if res.exact else ("not exact: stopped by the limits, best move of the last completed depth"
-                                         if res.stopped else "not exact")
-        print(f"best {res.move.gcg(spec)} value {res.value:+d} ({how}); depth {res.depth} placements, "
-              f"{res.nodes} nodes, {res.generations} move lists, {res.seconds:.2f} s")
+        print(endgame_summary(res, rows, limits, spec))
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")
     return 0
@@ -656,7 +684,7 @@ def add_duplicate_parser(sub) -> None:
 
     q = dsub.add_parser("new", help="generate a master game: GCG record + sheet (CSV, Parquet)")
     q.add_argument("--lang", default="fr", help="language pack (fr, es, en); default fr")
-    q.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1): same seed, same game")
+    q.add_argument("--seed", type=SEED, default=1, help="the draw's seed (default 1): same seed, same game")
     q.add_argument("--out", help="the GCG file (default duplicate/<lang>-<seed>.gcg); the sheet goes beside "
                                  "it as .csv and .parquet")
     q.add_argument("--force", action="store_true", help="replace the files an earlier `heuri duplicate new` "
@@ -666,9 +694,9 @@ def add_duplicate_parser(sub) -> None:
     q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")
     q.add_argument("--lang", help="language pack; default: the record's, else fr")
     src = q.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=1, help="play the master game of this seed (default 1)")
+    src.add_argument("--seed", type=SEED, default=1, help="play the master game of this seed (default 1)")
     src.add_argument("--from", dest="from_file", help="play the master game of this GCG record")
-    q.add_argument("--time", type=float, default=180.0, help="seconds a turn (default 180)")
+    q.add_argument("--time", type=SECONDS, default=180.0, help="seconds a turn (default 180)")
     q.add_argument("--player", default="me", help="your name in the sheet")
     q.add_argument("--sheet", help="write your moves as a players' sheet (CSV) for `heuri duplicate score`")
     q.add_argument("--no-pause", action="store_true", help="do not wait for Enter between turns")
@@ -695,21 +723,43 @@ def add_duplicate_parser(sub) -> None:
 def cmd_serve(args) -> int:
     """The local web board (heuri.web): Position, Game and Play views over a JSON API."""
     from .web import serve
+    from .web.app import is_loopback
 
     if not 0 < args.port < 65536:
         raise HeuriError(f"serve: --port {args.port}: give a port from 1 to 65535")
-    return serve(args.host, args.port, args.lang)
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise HeuriError(f"serve: --host {args.host} listens beyond this machine: anyone who can reach it can use "
+                         f"the board; add --allow-remote to do so (default 127.0.0.1: this machine only)")
+    if args.records is not None and not Path(args.records).expanduser().is_dir():
+        raise HeuriError(f"serve: --records {args.records}: no such folder")
+    return serve(args.host, args.port, args.lang, records=args.records, allow_remote=args.allow_remote)
 
 
 def add_serve_parser(sub) -> None:
     p = sub.add_parser("serve", help="a local web board: analyse a position, step through a game, play against heuri")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
+                                                       "another needs --allow-remote)")
+    p.add_argument("--port", type=int_arg(), default=8765, help="port (default 8765)")  # range: cmd_serve
     p.add_argument("--lang", nargs="+", default=["es", "en", "fr"], help="languages to serve (default: es en fr)")
+    p.add_argument("--records", metavar="DIR",
+                   help="a folder whose .gcg records (and heuri analyze tables) the Game view may open by path; "
+                        "without it the board reads no file, records are uploaded")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="listen on an address other than loopback (--host): other machines can then use the board")
     p.set_defaults(func=cmd_serve)
 
 
 # -- parser -----------------------------------------------------------------------------
+def _set_types(parser: argparse.ArgumentParser, **types) -> None:
+    """Give the options of ``parser`` named by their ``dest`` (``first_game`` for
+    ``--first-game``) these argparse ``type=`` callables: the bounds of options declared in
+    another module (``heuri match``'s, in heuri.match). Raises KeyError for a ``dest`` the
+    parser does not have, so that a renamed option cannot lose its check silently."""
+    actions = {a.dest: a for a in parser._actions}
+    for dest, kind in types.items():
+        actions[dest].type = kind
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="heuri", description="Heuri Scrabble engine (es, en, fr, and any language with a spec under lexicons/)",
@@ -747,7 +797,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
     p.add_argument("game", nargs="?", help="GCG file (or use --cgp)")
     p.add_argument("--cgp", help="the position, one CGP line")
-    p.add_argument("--turn", type=int, help="GCG: show the position after this many event lines (default: all)")
+    p.add_argument("--turn", type=TURN, help="GCG: show the position after this many event lines (default: all)")
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
@@ -757,14 +807,15 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
-    p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
+    p.add_argument("--turn", type=TURN, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
     p.add_argument("--engine", choices=("greedy", "heuri1", "heuri2", "heuri3", "heuri4", "heuri5"), default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
-    p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
+    p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
-    p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")
-    p.add_argument("--top-n", type=int, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
+    p.add_argument("-k", type=float_arg(0, 100, lo_open=True), default=None,
+                   help="bingo value 50 + k·σ (default 2.5; more than 0, at most 100)")
+    p.add_argument("--top-n", type=TOP, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
     p.add_argument("--exact", action="store_true", help="heuri3-5: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
@@ -772,16 +823,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line, both racks given, bag empty")
-    p.add_argument("--top", type=int, default=10, help="moves to value and print (default 10)")
-    p.add_argument("--time", type=float, default=60.0, help="seconds for the search (default 60)")
-    p.add_argument("--nodes", type=int, default=None, help="positions and move lists the search may visit")
+    p.add_argument("--top", type=TOP, default=10, help="moves to value and print (default 10)")
+    p.add_argument("--time", type=SECONDS, default=60.0,
+                   help="seconds for the search (default 60); the node and move-list limits grow with it "
+                        "(the summary line states them)")
+    p.add_argument("--nodes", type=int_arg(1, 10 ** 9), default=None,
+                   help="positions and move lists the search may visit (default: from --time)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: rank, move, value, exact, depth, pv")
     p.set_defaults(func=cmd_endgame)
 
     p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line (the opponent's rack may be left empty)")
-    p.add_argument("--top", type=int, default=5, help="evaluator candidates, and as many bag-emptying placements (default 5)")
+    p.add_argument("--top", type=int_arg(1, 1000), default=5,
+                   help="evaluator candidates, and as many bag-emptying placements (default 5)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_peg)
 
@@ -789,6 +844,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .match import add_match_arguments
 
     add_match_arguments(p)
+    # the lower bounds of --games, --jobs, --first-game, --movetime and --endgame-* are
+    # heuri.match's own checks (their messages say what a match needs); here, whole numbers
+    # and the upper bounds
+    _set_types(p, games=int_arg(None, 10 ** 7), seed=SEED, jobs=int_arg(None, 256),
+               first_game=int_arg(None, 10 ** 9), movetime=int_arg(None, 3_600_000),
+               endgame_generations=int_arg(None, 10 ** 8), endgame_width=int_arg(None, 100_000))
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")
@@ -798,7 +859,7 @@ def build_parser() -> argparse.ArgumentParser:
                    f"greedy, or a -noend variant: no endgame search); default {DEFAULT_ENGINE}")
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
-    p.add_argument("--jobs", type=int, default=1, help="games analysed in parallel (default 1)")
+    p.add_argument("--jobs", type=JOBS, default=1, help="games analysed in parallel (default 1)")
     p.add_argument("--force", action="store_true", help="replace an earlier analysis in --out (deletes only the files "
                    "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -297,9 +297,14 @@ class Evaluator:
     name = "base"
 
     def __init__(self, pack, k: float = 2.5):
+        from .bounds import BoundsError, check_float
+
         self.pack = pack
         self.spec = pack.spec
-        self.k = float(k)
+        try:  # NaN would make every comparison false: the pass would beat a bingo
+            self.k = check_float(k, f"{self.name}: k", 0, 1000)
+        except BoundsError as e:
+            raise EvaluatorError(str(e)) from None
         self._sigma = np.asarray(pack.keys.sigma)
         self._val_pack = self._val = self._bingo_values(self.spec.bingo_bonus)
         self._bonus = float(self.spec.bingo_bonus)
@@ -709,8 +714,15 @@ class Heuri4(Heuri3):
     def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
                  opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None,
                  lanes: float = 0.0, future: float = 0.0, power: float = 0.0):
+        import math
+
         from .leave_quality import DEFAULT_WEIGHTS, RackKinds
 
+        for key, x in (("power", power), ("future", future), ("offset", offset), ("lanes", lanes),
+                       ("opponent", opponent)):
+            # NaN passes every `< 0` check below and poisons every value: refused first
+            if x is not None and not (isinstance(x, (int, float)) and math.isfinite(x)):
+                raise EvaluatorError(f"{self.name}: {key} must be a finite number, got {x!r}")
         if power < 0:
             raise EvaluatorError(f"{self.name}: power must be >= 0, got {power}")
         self.power = float(power)
