@@ -134,7 +134,7 @@ rule manifest:
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 
 
-# ---- self-play matches (issue 5; heuri.match) ------------------------------------------------
+# ---- self-play matches (heuri.match) ---------------------------------------------------------
 #
 #   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet
 #   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet --config match_games=1000 match_shard=50

@@ -18,7 +18,7 @@ import warnings
 
 import pytest
 
-from shared_cases import require_cases
+from shared_cases import CASES
 from test_report_browser import browser, shots  # noqa: F401 (fixtures: headless chromium, the screenshot folder)
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
@@ -115,7 +115,7 @@ def test_position_view(page, shots, capsys):  # noqa: F811
 
 
 def test_game_view(page, shots):  # noqa: F811
-    cases = require_cases()
+    cases = CASES
     page.click('#tabs button[data-view="game"]')
     page.set_input_files("#gcg-file", str(cases / "es" / "001.gcg"))  # an upload: read in the page, sent as text
     page.wait_for_selector("#turns tbody tr")

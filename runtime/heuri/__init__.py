@@ -17,7 +17,7 @@ from .spec import LanguageSpec, load_spec  # noqa: E402
 __all__ = ["load_pack", "LanguagePack", "load_spec", "LanguageSpec", "HeuriError", "PackError",
            "SpecError", "TileError", "WordListError", "__version__"]
 
-# Game core (issue 3): board, moves, positions and games, game records.
+# Game core: board, moves, positions and games, game records.
 from .board import Board  # noqa: E402
 from .cgp import format_cgp, parse_cgp  # noqa: E402
 from .errors import CgpError, GcgError, MoveError  # noqa: E402

@@ -1,7 +1,7 @@
 """Exact endgame solver: with the bag empty both racks are known, so the rest of the game is
 a two-player game of perfect information; solve it.
 
-Why (issues 5 and 11; HEURI.md): with an empty bag Heuri's e(L) is 0 for every leave, so
+Why (docs/method.md): with an empty bag Heuri's e(L) is 0 for every leave, so
 every heuri evaluator would play greedily and throw away games that are won by going out in
 two moves, by blocking, or by not getting stuck with a high tile.
 

@@ -668,7 +668,7 @@ class Heuri3(Evaluator):
         return self.future * (1.0 - p_tab[li]) * gain
 
 
-#: mean score of a non-bingo placement in real games, points (issue 10): a bingo next turn
+#: mean score of a non-bingo placement in real games, points: a bingo next turn
 #: is worth its score *less* the move the rack would have made anyway. English: 26.9 over
 #: the 2,087 non-bingo placements of ../shared/cases/gcg/en (129 records; 657 bingos there
 #: average 78.7); the other languages: the same figure from their records (few: es 28.3
@@ -677,7 +677,7 @@ NON_BINGO_SCORE = {"en": 27.0, "es": 28.0, "fr": 26.0}
 
 
 class Heuri4(Heuri3):
-    """Heuri_3 plus two board- and pool-aware terms (issue 10), both computed every turn
+    """Heuri_3 plus two board- and pool-aware terms, both computed every turn
     from probabilities on the real board and the unseen pool (nothing learned):
 
         v = j + e − c(L) − w_opp·Δe_opp
@@ -757,7 +757,7 @@ class Heuri4(Heuri3):
 
 
 class Heuri5(Heuri4):
-    """:class:`Heuri4` plus the scoring power of the next rack (issue 10), and the
+    """:class:`Heuri4` plus the scoring power of the next rack, and the
     opponent's lanes weighted 3:
 
         v = j + e − c(L) − 3·Δe_opp + (1 − p(L))·(Σ_x L_x·w_x + t·w̄_U)

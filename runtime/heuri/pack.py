@@ -1,7 +1,7 @@
 """Language packs: a spec plus the artifacts the pipeline built, memory-mapped.
 
->>> pack = load_pack("es")                          # doctest: +SKIP
->>> pack.keys.counts.shape, pack.keys.counts.dtype  # doctest: +SKIP
+>>> pack = load_pack("es")
+>>> pack.keys.counts.shape, pack.keys.counts.dtype
 ((290308, 29), dtype('uint8'))
 
 Packs live in ``build/<lang>/`` of the repository, or in the folder named by the environment

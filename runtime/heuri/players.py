@@ -212,7 +212,7 @@ def check_endgame_budget(name: str, endgame_options: dict | None) -> None:
 def check_engine(name: str) -> str:
     """Return ``name`` if it is a known engine (with valid options, see
     :func:`parse_engine`), else raise EngineError naming the known ones."""
-    if name.startswith("siu:") and name[4:].strip():  # SIU hook (issue 6): an external engine
+    if name.startswith("siu:") and name[4:].strip():  # SIU hook: an external engine
         return name
     parse_engine(name)
     return name
@@ -349,7 +349,7 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     ``grace_s``, ``words`` (default ``pack.words``; None checks board and rack only));
     its ``choose`` raises :class:`heuri.siu_client.EngineFailure` (a forfeit), and it has
     ``close()``."""
-    if name.startswith("siu:"):  # SIU hook (issue 6)
+    if name.startswith("siu:"):  # SIU hook
         from .siu_client import make_siu_player
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
