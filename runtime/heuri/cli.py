@@ -578,8 +578,9 @@ def cmd_analyze(args) -> int:
                   "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
     if res.summaries:
         con.print(t)
+    kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-              f"{len(res.summaries)} game pages in {res.out}/games/", highlight=False)
+              f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
@@ -627,20 +628,24 @@ def cmd_duplicate_new(args) -> int:
     from .gcg import write_gcg
     from .pack import load_pack
 
+    from .outdir import OutputFolder
+
     pack = load_pack(args.lang)
     out = Path(args.out or f"duplicate/{args.lang}-{args.seed}.gcg")
     if out.suffix != ".gcg":
         out = out.with_suffix(".gcg")
     paths = [out, out.with_suffix(".csv"), out.with_suffix(".parquet")]
-    _fresh(paths, args.force)
+    # the folder's marker lists the files this command wrote: only those are replaced with
+    # --force, each through a temporary file renamed over it (a link is replaced, not followed)
+    folder = OutputFolder.open_shared(out.parent, "heuri duplicate new", what="the master game")
+    folder.check_targets([p.name for p in paths], args.force)
     from .duplicate import master_game
 
     game = master_game(pack, seed=args.seed)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(write_gcg(to_gcg(game)), encoding="utf-8")
     df = sheet(game)
-    df.write_csv(paths[1])
-    df.write_parquet(paths[2])
+    folder.write(paths[0].name, write_gcg(to_gcg(game)))
+    folder.write_with(paths[1].name, lambda tmp: df.write_csv(tmp))
+    folder.write_with(paths[2].name, lambda tmp: df.write_parquet(tmp))
     spec = pack.spec
     t = Table(title=f"master game {game.game_id} ({spec.name}, seed {args.seed}): {game.total} points, "
                     f"{len(game.turns)} turns, {game.bingos} bingos; end: {game.end}")
@@ -717,7 +722,8 @@ def add_duplicate_parser(sub) -> None:
     q.add_argument("--seed", type=SEED, default=1, help="the draw's seed (default 1): same seed, same game")
     q.add_argument("--out", help="the GCG file (default duplicate/<lang>-<seed>.gcg); the sheet goes beside "
                                  "it as .csv and .parquet")
-    q.add_argument("--force", action="store_true", help="overwrite existing files")
+    q.add_argument("--force", action="store_true", help="replace the files an earlier `heuri duplicate new` "
+                   "wrote there (never other files)")
     q.set_defaults(func=cmd_duplicate_new)
 
     q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")
@@ -905,7 +911,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
     p.add_argument("--jobs", type=JOBS, default=1, help="games analysed in parallel (default 1)")
-    p.add_argument("--force", action="store_true", help="overwrite the files of an earlier analysis in --out")
+    p.add_argument("--force", action="store_true", help="replace an earlier analysis in --out (deletes only the files "
+                   "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
@@ -951,8 +958,11 @@ def main(argv: list[str] | None = None) -> int:
     except HeuriError as e:
         print(f"heuri: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("heuri: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        from .outdir import Interrupted
+
+        # a run that saved what finished says where and how to resume
+        print(f"heuri: {e}" if isinstance(e, Interrupted) else "heuri: interrupted", file=sys.stderr)
         return 130
 
 
