@@ -312,10 +312,10 @@ def test_polish_and_dutch_specs():
 
 def test_polish_record_replays_on_the_polish_spec():
     from heuri.gcg import replay_file
-    from shared_cases import require_cases
+    from shared_cases import CASES
 
     # No Polish word list here (OSPS is the player's file): tiles, squares and scores only.
-    r = replay_file(require_cases() / "pl" / "001.gcg", load_spec("pl"), "auto")
+    r = replay_file(CASES / "pl" / "001.gcg", load_spec("pl"), "auto")
     assert (len(r.steps), len(r.mismatches), r.complete) == (53, 0, True)
 
 
