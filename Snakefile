@@ -4,6 +4,9 @@
 #   snakemake --cores 8 all           every language under lexicons/
 #
 # Adding a language = adding lexicons/<lang>/spec.toml and its word list; nothing here.
+#
+#   snakemake --cores 2 build/fr-FRA20/manifest.json --config lexicon_file=/path/to/FRA20.kwg
+#                                     a pack from a lexicon file a player has (rule import_lexicon)
 # Rules only: the work is in pipeline/ (one module per artifact kind).
 import sys
 from pathlib import Path
@@ -54,6 +57,11 @@ def hunspell_files(wc):
 
 def hunspell_report(wc):
     return [f"build/{wc.lang}/hunspell/report.json"] if _wordlist_table(wc.lang).get("source") == "hunspell" else []
+
+
+# A spec without a bundled word list ([wordlist] source = "import": lexicons/pl, lexicons/nl)
+# has no default pack: its packs come from lexicon files (rule import_lexicon).
+LANGS = [lang for lang in LANGS if _wordlist_table(lang).get("source") != "import"]
 
 
 rule all:
@@ -134,7 +142,7 @@ rule manifest:
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 
 
-# ---- self-play matches (issue 5; heuri.match) ------------------------------------------------
+# ---- self-play matches (heuri.match) ---------------------------------------------------------
 #
 #   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet
 #   snakemake --cores 8 matches/es/heuri3-vs-greedy.parquet --config match_games=1000 match_shard=50
@@ -178,3 +186,26 @@ rule match:
         lambda wc: [f"matches/{wc.lang}/{wc.p1}-vs-{wc.p2}/shard-{k:03d}.parquet" for k in range(MATCH_SHARDS)]
     output: "matches/{lang}/{p1}-vs-{p2}.parquet"
     shell: "{PY} -m heuri.match merge {output} {input}"
+
+
+# ---- a pack from a lexicon file a player has (pipeline/import_lexicon.py; docs/lexicons.md) ----
+#
+#   snakemake --cores 2 build/fr-FRA20/manifest.json --config lexicon_file=/path/to/FRA20.kwg
+#
+# The same as `heuri lexicon import /path/to/FRA20.kwg --lang fr --name FRA20`: the pack
+# build/<lang>-<NAME>/ of the file (KWG, Quackle DAWG or plain list), built by the steps above
+# in one job; a NAME already built from another file is refused.
+def _lexicon_file(wc):
+    if not config.get("lexicon_file"):
+        raise ValueError(f"build/{wc.lang}-{wc.name}: give the lexicon file: --config lexicon_file=PATH")
+    return config["lexicon_file"]
+
+
+rule import_lexicon:
+    wildcard_constraints: lang="[a-z]{2,3}", name="[A-Za-z0-9][A-Za-z0-9_.]*"
+    input: file=_lexicon_file, spec="lexicons/{lang}/spec.toml",
+           code=code("import_lexicon", "lexicon_file", "kwg", "dawg", "build")
+    output: "build/{lang}-{name}/manifest.json"
+    shell: "{PY} -m pipeline.import_lexicon {input.file} --lang {wildcards.lang} --name {wildcards.name}"
+
+ruleorder: import_lexicon > manifest

@@ -3,7 +3,8 @@ the endgame search with the bag empty) and the HTML page (boards, plots), one pr
 
     .venv/bin/python benchmarks/bench_analyze.py [--selfplay 6] [--max-en 20] [--engine heuri4]
 
-Games: the well-formed real records of ../shared/cases/gcg (MANIFEST expect == ok) in es,
+Games: the well-formed real records of the cases folder (``$HEURI_CASES``, else
+tests/data/gcg; MANIFEST expect == ok) in es,
 fr and the first --max-en in en, plus --selfplay Spanish games of heuri3 against greedy
 played here (seeds 1, 2, ...). The first game of each language warms the pack and the
 compiled kernels and is left out. Prints, per language, the games, turns, median / p90 /
@@ -17,7 +18,6 @@ import argparse
 import csv
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,8 +28,9 @@ from heuri import DEFAULT_ENGINE
 from heuri.analyze import Analyzer
 from heuri.report import game_html
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from shared_cases import CASES  # noqa: E402
+from _common import cases_folder  # noqa: E402
+
+CASES = cases_folder()
 
 
 def selfplay(pack, seed: int) -> str:

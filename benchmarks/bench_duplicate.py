@@ -20,7 +20,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT  # noqa: E402
+
 
 
 def one(args) -> dict:

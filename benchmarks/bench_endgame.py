@@ -1,4 +1,4 @@
-"""Exact endgame solver (issue 11): share proved exact, median and p90 seconds on the
+"""Exact endgame solver: share proved exact, median and p90 seconds on the
 bag-empty endgames met in self-play.
 
     python benchmarks/bench_endgame.py [--lang es en] [--games 200] [--engine heuri3-noend]
@@ -30,10 +30,7 @@ import argparse
 import statistics
 import time
 
-
-def p90(xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+from _common import p90  # noqa: E402
 
 
 def endgames(pack, engine: str, games: int, seed: int, every: bool = False):

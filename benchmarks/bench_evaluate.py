@@ -1,4 +1,4 @@
-"""Speed of the Heuri evaluators (issue 4) on midgame positions from self-play.
+"""Speed of the Heuri evaluators on midgame positions from self-play.
 
     python benchmarks/bench_evaluate.py [--langs es en fr] [--positions 500] [--full 100] [--seed 1]
 
@@ -24,7 +24,7 @@ thread):
 - ``heuri3 exact, all``: δ after literally every placement (``prune=False``), on the first
   ``--full`` positions, checked to choose the same move as the pruned exact mode;
 - each evaluator of ``--also`` (default ``heuri4``: heuri3 + the next rack's handicap cost +
-  the opponent's bingo term, issue 10): a full decision.
+  the opponent's bingo term): a full decision.
 
 Prints the median, 90th percentile and maximum of each, per language, in wall-clock
 milliseconds and in CPU milliseconds of this process (``time.process_time``: on a shared

@@ -1,4 +1,4 @@
-"""Match throughput (issue 5): games per minute of `heuri match` with --jobs J.
+"""Match throughput: games per minute of `heuri match` with --jobs J.
 
     python benchmarks/bench_match.py [--lang es] [--p1 heuri3] [--p2 greedy] [--games 20] [--jobs 1 2]
 
@@ -19,12 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, p90  # noqa: E402
 
-
-def p90(xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.9 * len(xs)))]
 
 
 def main() -> int:

@@ -17,7 +17,7 @@ Compile figures come from fresh subprocesses with an empty numba cache folder: "
 first ``generate`` call that compiles everything (import excluded), "cache" = the same
 first call in a second process that loads the compiled code from that folder.
 
-Targets (issue 3, 2-core machine): no blank <= 150 µs median (250 µs p90), one blank <=
+Targets (2-core machine): no blank <= 150 µs median (250 µs p90), one blank <=
 1.5 ms median, two blanks <= 6 ms median; compile <= 5 s, cache load <= 0.3 s.
 """
 from __future__ import annotations
@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, fmt_us as fmt  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "tests"))
 
 FIRST_CALL = r"""
@@ -88,10 +89,6 @@ def time_calls(pack, pos, blanks_class: int, exchanges: bool):
         cs.append(time.thread_time_ns() - c0)
         ns.append(len(m))
     return np.array(ts) / 1e3, np.array(cs) / 1e3, np.array(ns)
-
-
-def fmt(us: float) -> str:
-    return f"{us:,.0f} µs" if us < 1000 else f"{us / 1000:,.2f} ms"
 
 
 def main(argv=None) -> None:

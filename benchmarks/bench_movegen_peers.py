@@ -45,7 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT, fmt_us as fmt  # noqa: E402
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 PEERS = Path(os.environ.get("HEURI_PEERS", Path.home() / ".cache" / "heuri-peers"))
 #: language → (MAGPIE lexicon, letter distribution)
@@ -91,10 +92,6 @@ def heuri_times(pack, calls, repeat: int, best: bool) -> tuple[np.ndarray, np.nd
         ns.append(len(m))
         us.append(t_best / 1e3)
     return np.array(ns), np.array(us)
-
-
-def fmt(us: float) -> str:
-    return f"{us:,.0f} µs" if us < 1000 else f"{us / 1000:,.2f} ms"
 
 
 def main(argv=None) -> None:

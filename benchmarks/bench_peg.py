@@ -1,4 +1,4 @@
-"""Pre-endgame search (issue 11): seconds per decision with 1 tile and with 2-7 tiles in the bag.
+"""Pre-endgame search: seconds per decision with 1 tile and with 2-7 tiles in the bag.
 
     python benchmarks/bench_peg.py [--lang es] [--games 20] [--engine heuri3-noend] [--seed 1]
 
@@ -14,10 +14,7 @@ import argparse
 import statistics
 import time
 
-
-def p90(xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.9 * len(xs)))]
+from _common import p90  # noqa: E402
 
 
 def main() -> int:

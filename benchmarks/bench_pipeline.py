@@ -1,4 +1,4 @@
-"""Pipeline and pack-loading figures (issue 2).
+"""Pipeline and pack-loading figures.
 
     python benchmarks/bench_pipeline.py [--cores 2] [--langs es en fr]
 
@@ -20,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _common import ROOT  # noqa: E402
+
 
 
 def build(cores: int, langs: list[str]) -> None:

@@ -1,4 +1,5 @@
-"""Time replaying every game record in ../shared/cases/gcg (read + replay with the engine's
+"""Time replaying every game record of the cases folder (``$HEURI_CASES``, else the fourteen
+of tests/data/gcg; read + replay with the engine's
 own scoring and word warnings), per file and in total.
 
     .venv/bin/python benchmarks/bench_replay.py [--repeat 5]
@@ -13,7 +14,6 @@ import argparse
 import csv
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -21,9 +21,9 @@ from heuri.errors import HeuriError
 from heuri.gcg import read_gcg, replay
 from heuri.pack import load_pack
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "gcg"
-if not CASES.is_dir():
-    CASES = Path("/work/shared/cases/gcg")
+from _common import cases_folder
+
+CASES = cases_folder()
 
 
 def main() -> None:

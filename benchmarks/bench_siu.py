@@ -1,4 +1,4 @@
-"""Overhead of playing over SIU against playing in process (issue 6).
+"""Overhead of playing over SIU against playing in process.
 
     python benchmarks/bench_siu.py [--lang es] [--engine greedy] [--p1 ENGINE] [--games 200] [--seed 1]
 
@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
+from _common import p90  # noqa: E402
+
 
 class Timed:
     """A player wrapper that records the wall time of every ``choose`` (seconds)."""
@@ -40,11 +42,6 @@ class Timed:
         m = self.inner.choose(position)
         self.times.append(time.perf_counter() - t)
         return m
-
-
-def p90(xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.9 * len(xs)))]
 
 
 def run(pack, p2, p1_engine: str, games: int, seed: int):

@@ -1,4 +1,4 @@
-"""heuri's endgame solver against MAGPIE's (issue 11): agreement of the values and of the
+"""heuri's endgame solver against MAGPIE's: agreement of the values and of the
 chosen moves on the same bag-empty English endgames.
 
     python benchmarks/bench_endgame.py --lang en --games 200 --time 5 --rows rows_en.tsv

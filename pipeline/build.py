@@ -35,17 +35,24 @@ from .tile_power import build_step as _power_step  # noqa: E402  (heuri.evaluate
 EXTRA_STEPS.append(_power_step)
 
 
-def build_pack(spec_file: Path, outdir: Path) -> dict:
+def build_pack(spec_file: Path, outdir: Path, wordlist: Path | None = None) -> dict:
     """Run every pipeline step for one language into ``outdir``; returns the manifest.
     A Hunspell spec (``[wordlist] source = "hunspell"``) is first expanded into
-    ``outdir/hunspell/`` (pipeline/hunspell.py)."""
+    ``outdir/hunspell/`` (pipeline/hunspell.py). ``wordlist``: a list to read instead of the
+    spec's own source (a lexicon file's words, pipeline/import_lexicon.py)."""
     from heuri.spec import load_spec
 
     spec_file, outdir = Path(spec_file), Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     build_tiles(spec_file, outdir / "tiles.parquet")
-    wordlist = None
-    if load_spec(spec_file).wordlist_source == "hunspell":
+    if wordlist is not None:
+        wordlist = Path(wordlist)
+    elif load_spec(spec_file).wordlist_source == "import":
+        from heuri.errors import WordListError
+
+        raise WordListError(f"{spec_file} [wordlist]: source = \"import\": no bundled word list; build a pack "
+                            f"from a lexicon file with: heuri lexicon import FILE --lang {load_spec(spec_file).code}")
+    elif load_spec(spec_file).wordlist_source == "hunspell":
         from .hunspell import expand
 
         (outdir / "hunspell").mkdir(exist_ok=True)

@@ -3,8 +3,8 @@
 Heuri's e(L) values a leave only by the bingos it can draw into, and a constant (the mean
 non-bingo score) for every other next turn. But the next non-bingo move scores more with a
 Z or an X on the rack than with an I: holding a high-scoring tile is worth points even when
-no bingo comes, and an engine that ignores it plays its Z and X off for little (issue 10:
-heuri4 valued keeping a Z 17 points below MAGPIE's leave table, a single I 2 points above).
+no bingo comes, and an engine that ignores it plays its Z and X off for little
+(heuri4 valued keeping a Z 17 points below MAGPIE's leave table, a single I 2 points above).
 
 This step measures, with the pack's own move generator, how many points each tile adds to
 the best non-bingo move a rack can make, on real-looking midgame boards:

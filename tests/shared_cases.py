@@ -1,22 +1,20 @@
-"""Where the real game records live: ``../shared/cases/gcg`` beside the repository (the
-project's shared folder, present in CI), or the folder named by ``$HEURI_CASES``.
+"""Where the real game records live.
 
-Tests that replay them skip, saying why, in a clone that has neither.
+``CASES`` is ``tests/data/gcg``: fourteen real records kept in the repository (their
+provenance in its README.md), which the tests name one by one, so a clone runs them.
+``ALL_CASES`` is the folder the whole-collection tests walk (every row of its
+``MANIFEST.tsv``): ``$HEURI_CASES`` when set, else the same bundled folder.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[1]
-CASES = Path(os.environ.get("HEURI_CASES", REPO.parent / "shared" / "cases" / "gcg"))
-MISSING = f"no game records at {CASES} (set HEURI_CASES to a folder of cases/gcg)"
+CASES = REPO / "tests" / "data" / "gcg"
+ALL_CASES = Path(os.environ["HEURI_CASES"]) if os.environ.get("HEURI_CASES") else CASES
+BUNDLED = ALL_CASES == CASES
 
-
-def require_cases(module_level: bool = False) -> Path:
-    """CASES, or skip the test (or the whole module) when the records are not there."""
-    if not (CASES / "MANIFEST.tsv").is_file():
-        pytest.skip(MISSING, allow_module_level=module_level)
-    return CASES
+if not (ALL_CASES / "MANIFEST.tsv").is_file():
+    raise FileNotFoundError(f"HEURI_CASES={ALL_CASES}: no MANIFEST.tsv there "
+                            "(a folder of <lang>/NNN.gcg records and their MANIFEST.tsv)")

@@ -1,6 +1,6 @@
 """Game analysis (heuri.analyze, heuri.analyze_batch, heuri.report, heuri.render, `heuri analyze`).
 
-Real records from ../shared/cases/gcg (es, en, fr) and a self-play game of heuri3 against
+Real records from tests/data/gcg (es, en, fr) and a self-play game of heuri3 against
 greedy played here from a fixed seed: the engine's own choice loses nothing, greedy's turns
 lose equity, a missed bingo is a legal bingo of the move generator, turn counts and scores
 are the record's; bad input is reported with the file and line and the batch goes on.
@@ -24,7 +24,7 @@ from heuri.movegen import generate
 from heuri.players import make_player
 from heuri.probability import augmented_bag
 
-from shared_cases import require_cases
+from shared_cases import CASES
 
 TURN_KINDS = ("play", "exchange", "pass")
 
@@ -38,7 +38,7 @@ def analyzer():
 def real(analyzer):
     """Analyses of real records: Spanish, French and two English ones (phony withdrawn,
     exchange of a counted number of tiles, passes, endgames)."""
-    cases = require_cases()
+    cases = CASES
     out = {}
     for name, lang in (("es/001", None), ("fr/001", None), ("en/001", "en"), ("en/002", "en")):
         out[name] = analyzer.analyze(cases / f"{name}.gcg", lang=lang, game_id=name.replace("/", "-"))
@@ -92,7 +92,7 @@ def test_engine_choice_loses_nothing_on_real_records(real, pack_es, pack_en, pac
 def test_playing_the_engines_best_instead_loses_nothing(real, analyzer, tmp_path):
     """Cut a real record before a turn and play the engine's best there instead: that turn
     then loses 0 (and ranks 1), with the score the engine gives it."""
-    cases = require_cases()
+    cases = CASES
     for name, g in real.items():
         lines = (cases / f"{name}.gcg").read_text(encoding="utf-8").splitlines()
         events = read_gcg(cases / f"{name}.gcg").events
@@ -156,7 +156,7 @@ def test_missed_bingos_are_legal_bingos_of_the_generator(real, selfplay, pack_es
 
 
 def test_turns_and_scores_are_the_records(real, selfplay):
-    cases = require_cases()
+    cases = CASES
     items = [(cases / f"{n}.gcg", g) for n, g in real.items()] + [selfplay]
     for path, g in items:
         events = read_gcg(path).events
@@ -186,7 +186,7 @@ def test_turns_and_scores_are_the_records(real, selfplay):
 
 
 def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):
-    cases = require_cases()
+    cases = CASES
     text = (cases / "es" / "001.gcg").read_text(encoding="utf-8")
     # drop p2's racks: only the tiles played are known
     stripped = re.sub(r"^(>p2: )\S+ (?=[0-9A-O]+[0-9A-O]* |-)", r"\1", text, flags=re.M)
@@ -218,7 +218,7 @@ def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):
 
 
 def test_player_option_and_unknown_player(analyzer):
-    cases = require_cases()
+    cases = CASES
     g = analyzer.analyze(cases / "es" / "001.gcg", player="Player Two")
     assert all(r["analysed"] == (r["player"] == "p2") for r in g.rows if r["rack"])
     with pytest.raises(AnalysisError, match="no player 'nobody'; the players are p1 \\(Player One\\)"):
@@ -245,7 +245,7 @@ def test_board_svg_shows_digraphs_blanks_and_both_moves(real, pack_es):
 
 # -- the command ----------------------------------------------------------------------------------
 def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
-    cases = require_cases()
+    cases = CASES
     bad = tmp_path / "in" / "bad.gcg"
     bad.parent.mkdir()
     bad.write_text("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETSINA +66 66\n>b: ABC 8X ZZ +3 3\n",
@@ -284,7 +284,7 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
 
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
-    cases = require_cases()
+    cases = CASES
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl", "--out", str(tmp_path / "a"), "--quiet"])
     err = capsys.readouterr().err  # refused before anything is written
     assert rc == 2 and "no language 'pl'" in err and "snakemake --cores 2 pl" in err

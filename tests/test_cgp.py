@@ -1,10 +1,16 @@
-"""CGP reader/writer: exact round trips, positions, errors."""
+"""CGP reader/writer: exact round trips, positions, errors; a CGP's rule operations reaching
+the move generator and the evaluators; the lexicon it names."""
 from __future__ import annotations
 
+from math import comb
+
+import numpy as np
 import pytest
 
-from heuri.cgp import format_cgp, guess_language, parse_cgp
+from heuri.cgp import format_cgp, guess_language, lexicon_warning, parse_cgp
+from heuri.cli import main
 from heuri.errors import CgpError
+from heuri.evaluate import make_evaluator
 from heuri.game import Position
 from heuri.move import Move
 from heuri.spec import load_spec
@@ -114,3 +120,81 @@ def test_cli_moves_json(capsys):
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert sorted((r["move"], r["score"], r["tiles_played"], r["leave"]) for r in rows) == \
         [("-", 0, 0, "QV"), ("-Q", 0, 1, "V"), ("-QV", 0, 2, ""), ("-V", 0, 1, "Q")]   # no word with Q, V
+
+
+# -- a CGP's rule operations reach the generator and the evaluators; lexicon names; messages --
+
+
+def test_cgp_bingo_bonus_reaches_generator_and_evaluator(pack_en):
+    plain = Position.from_cgp(f"{EMPTY} AEINRST/ 0/0 0", pack_en.spec)
+    bb35 = Position.from_cgp(f"{EMPTY} AEINRST/ 0/0 0 bb 35;", pack_en.spec)
+    assert plain.moves(pack_en)["score"].max() == 66
+    assert bb35.moves(pack_en)["score"].max() == 16 + 35
+    for name in ("heuri2", "heuri3"):
+        a = make_evaluator(pack_en, name).rank(plain)
+        b = make_evaluator(pack_en, name).rank(bb35)
+        # a whole-rack bingo keeps nothing: e = Σ p(s)·(bonus + kσ) loses 15·p
+        assert a.j[0] == 66 and b.j[0] == 51 and a.p[0] == pytest.approx(b.p[0])
+        assert b.e[0] == pytest.approx(a.e[0] - 15 * a.p[0], rel=1e-9)
+    # the same evaluator object goes back to the pack's bonus for the next position
+    ev = make_evaluator(pack_en, "heuri3")
+    e1 = ev.rank(bb35).e[0]
+    assert ev.rank(plain).e[0] == pytest.approx(a.e[0]) and e1 == pytest.approx(b.e[0])
+
+
+def _late_position(spec, bag: int) -> str:
+    """A CGP with AEINRST to move, BCDEFGH on the other rack and exactly ``bag`` tiles in
+    the bag (the blanks among them): the other tiles of the set fill the board row by row
+    (the generator needs no words on the board)."""
+    from heuri.board import Board
+    from heuri.cgp import format_board
+
+    left = spec.distribution().copy()
+    for t in spec.parse_tiles("AEINRST" + "BCDEFGH"):
+        left[t] -= 1
+    tiles = np.repeat(np.arange(spec.n_letters), left[:spec.n_letters])
+    tiles = tiles[:len(tiles) + int(left[spec.blank]) - bag]
+    letters = np.full(225, -1, np.int8)
+    letters[:len(tiles)] = tiles
+    board = Board(spec, letters.reshape(15, 15), np.zeros((15, 15), bool))
+    return f"{format_board(board)} AEINRST/BCDEFGH 0/0 0"
+
+
+def test_cgp_exchange_limit_reaches_generator(pack_en):
+    text = _late_position(pack_en.spec, 6)
+    pos = Position.from_cgp(text, pack_en.spec)
+    assert pos.bag_size == 6
+    assert (pos.moves(pack_en)["kind"] == 1).sum() == 0                 # the pack: at least 7 in the bag
+    pos = Position.from_cgp(text + " etl 1;", pack_en.spec)
+    n = (pos.moves(pack_en)["kind"] == 1).sum()
+    assert n == sum(comb(7, k) for k in range(1, 7))                   # 1..6 of 7 distinct tiles: 126
+    ranked = make_evaluator(pack_en, "heuri3").rank(pos)
+    assert (ranked.moves["kind"] == 1).sum() == n
+    # and a stricter limit than the pack's removes them
+    pos = Position.from_cgp(_late_position(pack_en.spec, 20) + " etl 21;", pack_en.spec)
+    assert (pos.moves(pack_en)["kind"] == 1).sum() == 0
+
+
+def test_lexicon_warning_names_both_word_lists(capsys):
+    assert lexicon_warning(f"{EMPTY} A/ 0/0 0 lex SOWPODS;", EN) is None
+    assert lexicon_warning(f"{EMPTY} A/ 0/0 0", EN) is None
+    w = lexicon_warning(f"{EMPTY} A/ 0/0 0 lex NWL23;", EN)
+    assert "NWL23" in w and EN.lexicon in w
+    assert main(["moves", "--lang", "en", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex NWL23;"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("heuri: warning: the position names lexicon NWL23") and "sowpods" in err
+
+
+def test_empty_cgp_and_missing_semicolon_messages(capsys):
+    assert main(["moves", "--cgp", ""]) == 2
+    err = capsys.readouterr().err
+    assert "the CGP is empty" in err and "four" not in err and "4 fields" in err and "language" not in err
+    with pytest.raises(CgpError):
+        parse_cgp("", EN)
+    assert main(["moves", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex CSW21"]) == 2
+    err = capsys.readouterr().err
+    assert "each operation ends with ';'" in err and "cannot tell the language" not in err
+    # canonical CGP round trip is unchanged
+    s = f"{EMPTY} AEINRST/ 0/0 0 lex CSW21;"
+    assert format_cgp(parse_cgp(s, EN)) == s
+

@@ -16,6 +16,8 @@ from heuri.peg import _record_key
 from heuri.evaluate import (EvaluatorError, _new_squares, defensive_penalty, make_evaluator)
 from heuri.probability import (augmented_bag, bingo_value, board_counts, leave_index, leave_table,
                                p_key)
+from heuri.cli import main
+from heuri.gcg import read_gcg, replay
 
 N = 15
 
@@ -225,9 +227,9 @@ def test_choose_on_position(pack_en):
 def test_cli_best_json(pack_es, capsys):
     from heuri.cli import main
 
-    from shared_cases import require_cases
+    from shared_cases import CASES
 
-    rc = main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3",
+    rc = main(["best", "--gcg", str(CASES / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3",
                "--engine", "heuri3"])
     assert rc == 0
     lines = capsys.readouterr().out.strip().splitlines()
@@ -242,9 +244,9 @@ def test_cli_best_json(pack_es, capsys):
 def test_cli_best_errors(pack_es, capsys):
     from heuri.cli import main
 
-    from shared_cases import require_cases
+    from shared_cases import CASES
 
-    assert main(["best", "--gcg", str(require_cases() / "es" / "001.gcg"), "--turn", "999"]) == 2
+    assert main(["best", "--gcg", str(CASES / "es" / "001.gcg"), "--turn", "999"]) == 2
     assert "--turn" in capsys.readouterr().err
 
 
@@ -461,3 +463,38 @@ def test_heuri5_needs_the_tile_power_artifact(pack_en, tmp_path):
     assert make_evaluator(bare, "heuri4").rank_arrays(b, bl, rack).moves[0] is not None
     with pytest.raises(PackError, match=r"tile_power.*snakemake --cores 2 en"):
         make_evaluator(bare, "heuri5").rank_arrays(b, bl, rack)
+
+
+# -- rankings ordered by the value they show ------------------------------------------------
+
+
+def test_heuri3_ranking_is_ordered_by_v_and_starts_with_the_choice(pack_es):
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "es_pass_with_bingo.gcg"
+    game = read_gcg(data)
+    r = replay(game, pack_es.spec)
+    checked = 0
+    for n, st in enumerate(r.steps[:-1]):
+        ev = r.steps[n + 1].event
+        if not ev.rack or ev.kind not in ("play", "exchange", "pass"):
+            continue
+        board = st.board
+        rack = np.bincount(pack_es.spec.parse_tiles(ev.rack), minlength=pack_es.spec.n_kinds)
+        for opts in ({}, {"prune": False}, {"top": 3}):
+            ev3 = make_evaluator(pack_es, "heuri3", **opts)
+            rk = ev3.rank_arrays(board.letters, board.blanks, rack)
+            assert (np.diff(rk.v) <= 1e-9).all(), (n, opts)
+            assert rk.revalued[0]
+        checked += 1
+    assert checked >= 10
+
+
+def test_cli_best_rows_follow_v(capsys):
+    assert main(["best", "--gcg", "tests/data/es_pass_with_bingo.gcg", "--turn", "12", "--top", "200", "--json",
+                 "--engine", "heuri3"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 200 and rows[0]["move"] == "10H TU[LL].D"
+    v = [r["v"] for r in rows]
+    assert v == sorted(v, reverse=True)
+

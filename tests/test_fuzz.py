@@ -1,4 +1,4 @@
-"""Property-based fuzzing of every parser that takes a user's text (issue 12): GCG records,
+"""Property-based fuzzing of every parser that takes a user's text: GCG records,
 CGP positions, move notation (GCG and SIU), racks, and the SIU command loop. Every input
 gives a result or the project's own error (a HeuriError) whose message names the input's
 place; never another exception. Round trips: parse → format → parse is the same value for

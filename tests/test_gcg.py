@@ -9,7 +9,7 @@ from heuri.errors import GcgError
 from heuri.gcg import detect_end_rule, read_gcg, replay, write_gcg
 from heuri.spec import load_spec
 
-from shared_cases import CASES, require_cases
+from shared_cases import ALL_CASES, CASES
 EN = load_spec("en")
 
 HEAD = "#character-encoding UTF-8\n#player1 p1 Player One\n#player2 p2 Player Two\n"
@@ -40,11 +40,10 @@ def test_event_kinds_and_fields():
 
 
 def test_write_round_trip_semantic_and_exact():
-    require_cases()
     text = (CASES / "en" / "002.gcg").read_text()
     g = read_gcg(text)
     assert write_gcg(g) == text.rstrip("\n") + "\n"                 # single-spaced file: exact
-    for f in sorted(CASES.glob("*/*.gcg")):
+    for f in sorted(ALL_CASES.glob("*/*.gcg")):
         try:
             g = read_gcg(f)
         except GcgError:
@@ -55,7 +54,6 @@ def test_write_round_trip_semantic_and_exact():
 
 
 def test_latin1_crlf_and_lowercase_coordinates():
-    require_cases()
     g = read_gcg(CASES / "en" / "042.gcg")                  # Latin-1, no encoding pragma
     assert g.players[0][1] == "Jugador Número Uno"
     g = read_gcg(CASES / "en" / "079.gcg")                  # CRLF
@@ -67,7 +65,6 @@ def test_latin1_crlf_and_lowercase_coordinates():
 
 
 def test_tile_alias_pragmas_and_digraphs():
-    require_cases()
     g = read_gcg(CASES / "es" / "001.gcg")
     assert [p.value for p in g.pragmas if p.name == "tile"] == ["[CH] [ch]", "[LL] [ll]", "[RR] [rr]"]
     assert g.guess_language() == "es"
@@ -102,7 +99,6 @@ def test_reader_errors(text, kind, line):
 
 
 def test_end_rule_detection():
-    require_cases()
     assert detect_end_rule(read_gcg(CASES / "en" / "033.gcg")) == "transfer"   # Quackle: (T) +1, T (T) -1
     assert detect_end_rule(read_gcg(CASES / "en" / "001.gcg")) == "double"     # Woogles: (BLONST) +16
     assert detect_end_rule(read_gcg(CASES / "en" / "013.gcg")) is None
@@ -121,3 +117,53 @@ def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(GcgError) as e:
         read_gcg(tmp_path / "nope.gcg")
     assert e.value.kind == "no-file" and "nope.gcg" in str(e.value)
+
+
+# -- what players' tools write, read right ---------------------------------------------
+PLAYERS = "#player1 p1 Player One\n#player2 p2 Player Two\n"
+# 8H ANTSIER: 8 points doubled by the centre, + 50; N2 DITZIE(S) scored by the engine (38)
+OPENING = PLAYERS + ">p1: AEINRST 8H ANTSIER +66 66\n>p2: DEIILTZ N2 DITZIE. +38 38\n"
+
+
+def test_byte_order_mark_is_stripped(tmp_path):
+    text = "#character-encoding UTF-8\n" + OPENING
+    f = tmp_path / "bom.gcg"
+    f.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    for src in (f, f.read_bytes(), "\ufeff" + text):
+        g = read_gcg(src)
+        assert g.pragma("character-encoding") == "UTF-8" and len(g.events) == 2
+    # without an encoding pragma too
+    assert len(read_gcg(b"\xef\xbb\xbf" + OPENING.encode()).events) == 2
+
+
+def test_multi_line_note_is_one_note_and_round_trips():
+    text = OPENING + "#note A long note\nthat runs over\n\nthree lines\n>p1: ?AEHLOW 9G HAW +28 94\n"
+    g = read_gcg(text)
+    notes = [p for p in g.pragmas if p.name == "note"]
+    assert len(notes) == 1 and notes[0].value == "A long note\nthat runs over\nthree lines"
+    assert len(g.events) == 3 and g.events[2].move == "9G HAW"
+    g2 = read_gcg(write_gcg(g))
+    assert [(p.name, p.value) for p in g2.pragmas] == [(p.name, p.value) for p in g.pragmas]
+    # a stray line that follows no note is still refused, with its line
+    with pytest.raises(GcgError) as e:
+        read_gcg(OPENING + "stray text\n")
+    assert e.value.kind == "malformed-line" and e.value.line == 5
+
+
+def test_tolerated_oddities_are_warnings_with_their_line():
+    g = read_gcg("#note before anything\n#player1 a Sam Smith\n#player2 b Sam Smith\n"
+                 ">a: AEINRST 8H ANTSIER +66 66\n#rack2 DEIILTZ\n>b: DEIILTZ N2 DITZIE. +38 38\n")
+    assert g.warnings == [(0, "players 'a' and 'b' share the full name 'Sam Smith'"),
+                          (1, "#note before the first move: a note comments on the move before it"),
+                          (5, "#rack2 DEIILTZ stands before the last move (line 6); a #rackN line "
+                              "gives a rack after the last move")]
+    r = replay(g, EN)
+    assert r.ok and r.warnings[:3] == g.warnings
+
+
+def test_player_numbers_start_at_one():
+    # found by the fuzz suite: '#player0' indexed the player list from the end (IndexError)
+    with pytest.raises(GcgError) as e:
+        read_gcg("#player0 a A\n#player2 b B\n>a: AEINRST 8H ANTSIER +66 66\n")
+    assert e.value.kind == "malformed-pragma" and e.value.line == 1
+

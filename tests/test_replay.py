@@ -1,4 +1,5 @@
-"""Replaying every real game record in ../shared/cases/gcg per MANIFEST.tsv.
+"""Replaying every real game record of the cases folder per its MANIFEST.tsv (the bundled
+tests/data/gcg, or every record of ``$HEURI_CASES``).
 
 Well-formed games (expect == ok) must reproduce every recorded score and running total
 with the engine's own scoring (heuri.board.Board.score); each malformed file must fail
@@ -16,6 +17,7 @@ mismatch with a hint instead.
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 import pytest
@@ -25,16 +27,15 @@ from heuri.errors import GcgError, PackError
 from heuri.gcg import read_gcg, replay, replay_file
 from heuri.spec import load_spec
 
-from shared_cases import require_cases
+from shared_cases import ALL_CASES, BUNDLED, CASES
 
-CASES = require_cases(module_level=True)
-ROWS = list(csv.DictReader(open(CASES / "MANIFEST.tsv", encoding="utf-8"), delimiter="\t"))
+ROWS = list(csv.DictReader(open(ALL_CASES / "MANIFEST.tsv", encoding="utf-8"), delimiter="\t"))
 SPECS = {lang: load_spec(lang) for lang in ("en", "es", "fr")}
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r["language"] in SPECS], ids=lambda r: r["file"])
 def test_manifest_case(row):
-    path = CASES / row["file"]
+    path = ALL_CASES / row["file"]
     spec = SPECS[row["language"]]
     if row["expect"] == "ok":
         r = replay_file(path, spec, end_rule="auto")
@@ -52,13 +53,18 @@ def test_manifest_case(row):
 
 
 def test_totals_checked_are_many():
+    """Every well-formed record replays to its end: as many scores checked as the MANIFEST's
+    turns and more (the end-of-game lines), and each record it calls complete ends the game."""
+    ok = [row for row in ROWS if row["expect"] == "ok" and row["language"] in SPECS]
     n_scores = n_games = 0
-    for row in ROWS:
-        if row["expect"] == "ok" and row["language"] in SPECS:
-            r = replay_file(CASES / row["file"], SPECS[row["language"]], end_rule="auto")
-            n_scores += len(r.steps)
-            n_games += row["complete"] == "yes"
-    assert n_games >= 70 and n_scores >= 2000
+    for row in ok:
+        r = replay_file(ALL_CASES / row["file"], SPECS[row["language"]], end_rule="auto")
+        n_scores += len(r.steps)
+        n_games += r.over and r.complete
+    assert n_games == sum(row["complete"] == "yes" for row in ok)
+    assert n_scores >= sum(int(row["turns"]) for row in ok)
+    if BUNDLED:  # tests/data/gcg: 12 well-formed records in es, en, fr, 9 of them complete
+        assert (len(ok), n_games, n_scores) == (12, 9, 278)
 
 
 def test_pack_rule_gives_end_line_mismatch_with_hint():
@@ -113,3 +119,80 @@ def test_cli_show(capsys):
     assert main(["show", "--cgp", "/".join(["15"] * 15) + " AEINRST/ 10/0 0 lex CSW21;"]) == 0
     out = capsys.readouterr().out
     assert "AEINRST" in out and "(unknown)" in out and "bag: 86" in out
+
+
+# -- odd but readable records: warnings with their line ----------------------------------
+EN = SPECS["en"]
+PLAYERS = "#player1 p1 Player One\n#player2 p2 Player Two\n"
+# 8H ANTSIER: 8 points doubled by the centre, + 50; N2 DITZIE(S) scored by the engine (38)
+OPENING = PLAYERS + ">p1: AEINRST 8H ANTSIER +66 66\n>p2: DEIILTZ N2 DITZIE. +38 38\n"
+
+
+def test_challenge_line_with_placeholder_rack_replays():
+    text = OPENING + ">p2: UNKNOWN (challenge) +5 43\n>p1: ?AEHLOW 9G HAW +28 94\n"
+    r = replay(read_gcg(text), EN)
+    assert r.ok and r.steps[2].recorded_totals == [66, 43] and r.warnings == []
+    # a rack field that is not a rack the set allows here is a warning, not a stop
+    text = OPENING + ">p2: ZZ (challenge) +5 43\n"
+    r = replay(read_gcg(text), EN)
+    assert r.ok and r.warnings == [(5, "rack field 'ZZ' of the (challenge) line is not a rack the tile "
+                                        "set allows here; ignored")]
+
+
+def test_end_rack_line_whose_tiles_differ_is_a_warning():
+    # a six-zero ending: both players lose their racks; p2 writes ABC but scores (ABD)
+    text = (PLAYERS + "".join(f">p{i % 2 + 1}: ABCDEFG - +0 0\n" for i in range(6))
+            + ">p1: ABCDEFG (ABCDEFG) -16 -16\n>p2: ABC (ABD) -6 -6\n")
+    r = replay(read_gcg(text), EN)
+    assert r.ok and r.complete
+    assert r.warnings == [(10, "end-of-game line: the tiles in parentheses (ABD) differ from the rack "
+                               "ABC; scored on (ABD)")]
+
+
+def test_racks_that_need_more_tiles_than_are_left_are_a_warning():
+    # p1 keeps the only X after its play (leave X); p2 then claims a rack with an X
+    text = PLAYERS + ">p1: AEINRSX 8H SNARE +12 12\n>p2: DEIILTX K4 EDIT.IX +30 30\n"
+    r = replay(read_gcg(text), EN)
+    assert r.warnings == [(4, "rack DEIILTX and the tiles known on the other rack need X more than "
+                              "the tile set has left off the board")]
+    assert replay(read_gcg(text), EN).ok
+    r = replay(read_gcg(CASES / "en" / "063.gcg"), EN, end_rule="auto")
+    assert r.ok and [w[0] for w in r.warnings] == [21, 22]       # p2's 'IX' while p1 holds the X
+
+
+def test_replay_folder_summary(tmp_path, capsys):
+    (tmp_path / "a.gcg").write_text(OPENING)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.gcg").write_text(OPENING.replace("+38 38", "+40 40"))   # a mismatch
+    (tmp_path / "c.gcg").write_text(PLAYERS + ">p1: AEINRST 8H ANTSIER +66 60\n")      # refused
+    (tmp_path / "d.gcg").write_text(PLAYERS + "#lexicon CSW21\n" + ">p1: AEINRST 8H ANTSIER +66 66\n")
+    (tmp_path / "notes.txt").write_text("not a record")
+    code = main(["replay", "--lang", "en", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    counts = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip("│ ").split("│")]
+        if len(cells) == 2 and cells[1].isdigit():
+            counts[cells[0]] = int(cells[1])
+    assert counts == {"read": 4, "replayed": 3, "complete": 0, "with mismatches": 1, "with warnings": 0,
+                      "refused": 1, "refused: inconsistent-total": 1}
+    assert "c.gcg:3" in out
+    shutil.rmtree(tmp_path / "sub")
+    (tmp_path / "c.gcg").unlink()
+    assert main(["replay", "--lang", "en", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "nothing-here")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_blank_digraphs_survive_the_tables(tmp_path, capsys):
+    # rich reads a lower-case '[ch]' (a blank standing for CH) as markup and drops it
+    f = tmp_path / "ch.gcg"
+    f.write_text("#player1 a A\n#player2 b B\n>a: ?AOSTRE 8H [ch]AO +10 10\n")
+    assert main(["replay", "--lang", "es", str(f)]) == 1        # (0 + 1 + 1) × 2 = 4, not 10
+    out = capsys.readouterr().out
+    assert "│ 8H [ch]AO │" in out
+    # a record without end lines replays with the pack's end rule under --end-rule auto
+    assert "(end rule transfer)" in out
+

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from shared_cases import require_cases
+from shared_cases import CASES
 
 BROWSER = next((p for p in (os.environ.get("HEURI_CHROMIUM"), shutil.which("chromium"),
                             shutil.which("chromium-browser"), "/usr/bin/chromium") if p and Path(p).is_file()), None)
@@ -57,7 +57,7 @@ def test_report_renders_in_chromium(lang, browser, shots, tmp_path):
     from heuri.analyze import Analyzer
     from heuri.report import game_html
 
-    cases = require_cases()
+    cases = CASES
     rec, code = RECORDS[lang]
     g = Analyzer("heuri3").analyze(cases / rec, lang=code, game_id=f"{lang}-report")
     page_file = tmp_path / f"{lang}.html"

@@ -3,6 +3,7 @@ exact timing control), then full sessions of ``heuri siu`` as a child process: h
 positions with moves, go gen/auto/endgame, the error paths, stop during go infinite."""
 from __future__ import annotations
 
+import io
 import queue
 import subprocess
 import sys
@@ -75,6 +76,7 @@ class FakeBackend(Backend):
         self.fail = fail
         self.searches = 0
         self.opts = {}
+        self.stopped = None  # after a search: whether its stop event ended it
 
     def options(self):
         return [OptionDecl("Lexicon", "string", "es"), OptionDecl("Depth", "spin", "2", 1, 9)]
@@ -102,6 +104,7 @@ class FakeBackend(Backend):
                 emit(f"info gen move 8D.ZA score {n} eq {n}.0 leave -")
             n += 1
             time.sleep(0.01)
+        self.stopped = stop.is_set()
         return "8D.ZA"
 
 
@@ -249,13 +252,12 @@ def test_fake_movetime_ends_a_long_search_and_quit_mid_search():
     be = FakeBackend(work_s=30)
     w = Wire(be)
     w.send("position cgp a b c d")
-    t0 = time.monotonic()
     w.send("go auto movetime 300")
-    lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
-    dt = time.monotonic() - t0
-    # movetime ended it: the fake back end would work 30 s (the bound is loose on purpose:
-    # this checks behaviour, not speed, on a loaded machine)
-    assert ok and 0.25 < dt < 20, dt
+    lines, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=20)
+    # movetime ended it: the fake back end would work 30 s unless its stop event is set
+    # (how soon it stops is a figure of benchmarks/bench_siu_latency.py, not a test)
+    assert ok and be.stopped is True and be.searches == 1
+    assert lines[-1] == "bestmove 8D.ZA"
     w.send("go")
     time.sleep(0.1)
     w.send("quit")  # stops the search, which still ends with its bestmove
@@ -593,3 +595,17 @@ def test_child_peg(engine, pack_es):
     lines = e.read_until(lambda s: s.startswith("bestmove"))
     err = [s for s in lines if s.startswith("info string error")]
     assert len(err) == 1 and "go peg needs 1 to 7 tiles in the bag; it holds 86" in err[0]
+
+
+def test_siu_says_which_word_list_answers(pack_en):
+    from heuri.siu import HeuriBackend, SiuServer
+
+    out = io.StringIO()
+    srv = SiuServer(HeuriBackend("en"), out)
+    for line in ("siu", f"position cgp {EMPTY} AEINRST/ 0/0 0 lex NWL23;", "go gen"):
+        srv.handle(line)
+    lines = out.getvalue().splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("info string provenance"))
+    assert lines[i + 1].startswith("info string the position names lexicon NWL23")
+    assert lines[-1].startswith("bestmove ")
+

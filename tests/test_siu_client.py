@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 import textwrap
-import time
 
 import numpy as np
 import pytest
@@ -110,12 +109,12 @@ def test_every_failure_is_an_engine_failure(fake, opening, pack_es, tmp_path, mo
     err = tmp_path / "engine.stderr"
     pl = SiuPlayer(f"siu:{sys.executable} {fake} {mode}", {"Lexicon": "es"}, movetime_ms=100,
                    stderr_path=err, words=pack_es.words, grace_s=0.5, start_timeout_s=10)
-    t0 = time.monotonic()
     with pytest.raises(EngineFailure) as e:
         pl.choose(opening)
     assert e.value.kind == kind, e.value
-    assert time.monotonic() - t0 < 8
-    assert pl.engine is None or not pl.engine.alive  # killed after a failure
+    # the engine process was started, and is killed after the failure (how long a failure
+    # takes to be declared is a figure of benchmarks/bench_siu_latency.py, not a test)
+    assert pl.engine is not None and not pl.engine.alive
     pl.close()
     log = err.read_text()
     if mode != "noauto":

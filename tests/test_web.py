@@ -22,12 +22,22 @@ OPENING = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRS[CH]?/ 0/0 0"
 
 
 @pytest.fixture(scope="module")
-def client(pack_es, pack_en):
+def records(tmp_path_factory):
+    """The records folder the server may read (``heuri serve --records``): the test game."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("records")
+    shutil.copy(GAME, root / GAME.name)
+    return root
+
+
+@pytest.fixture(scope="module")
+def client(pack_es, pack_en, records):
     from heuri.web.app import create_app
     from heuri.web.service import Service
 
-    svc = Service(packs={"es": pack_es, "en": pack_en})  # the session's packs, not a second load
-    with TestClient(create_app(svc)) as c:
+    svc = Service(packs={"es": pack_es, "en": pack_en}, records=records)  # the session's packs, not a second load
+    with TestClient(create_app(svc, port=8765), base_url="http://127.0.0.1:8765") as c:
         yield c
 
 
@@ -43,7 +53,7 @@ def _cli(capsys, *argv) -> list[dict]:
 def midgame(client):
     """The position of tests/data/es_pass_with_bingo.gcg after 12 events (heuri3 to move
     with ABDJ[LL]TU), as the game view gives it."""
-    r = client.post("/api/game", json={"path": str(GAME)})
+    r = client.post("/api/game", json={"path": GAME.name})
     assert r.status_code == 200, r.text
     turns = r.json()["turns"]
     t = next(t for t in turns if t["rack"] == "ABDJ[LL]TU")
@@ -132,6 +142,8 @@ def test_limits_and_bad_requests(client):
     assert r.status_code == 404 and "Not Found" in r.json()["error"]
     assert client.get("/api/play/0123/gcg").status_code == 404
     r = client.post("/api/game", json={"path": "/etc/passwd"})
+    assert r.status_code == 400 and "outside the records folder" in r.json()["error"]
+    r = client.post("/api/game", json={"path": "nothere.gcg"})
     assert r.status_code == 404 and "no such .gcg file" in r.json()["error"]
 
 
@@ -144,7 +156,7 @@ def test_game_view_steps_a_record(client):
     t = d["turns"][1]  # greedy's bingo through the G of GETICA: 7 tiles outlined
     assert t["move"] == "K4 ALBR.CIE" and t["score"] == 98 and t["total"] == 98 and t["svg"].count(' played"') == 7
     assert d["turns"][14]["kind"] == "pass" and d["turns"][14]["svg"].count(' played"') == 0
-    a = client.post("/api/game", json={"path": str(GAME), "analyze": True}).json()
+    a = client.post("/api/game", json={"path": GAME.name, "analyze": True}).json()
     mine = next(t for t in a["turns"] if t["rack"] == "ABDJ[LL]TU")
     # ranked by heuri analyze's default, heuri5 (heuri3 played the game): heuri5 prefers E8 TA[LL]UD.
     # (heuri4 preferred E9 [LL]AJU., 2.00 points)
@@ -153,20 +165,21 @@ def test_game_view_steps_a_record(client):
     assert all(t["equity_lost"] is None or t["equity_lost"] >= 0 for t in a["turns"])
 
 
-def test_game_view_reads_an_analysis(client, tmp_path):
+def test_game_view_reads_an_analysis(client, records):
     from heuri.analyze import analyze_game, rows_frame
 
     g = analyze_game(GAME, engine="greedy")
-    rows_frame(g.rows).write_parquet(tmp_path / "turns.parquet")
-    d = client.post("/api/game", json={"path": str(GAME), "analysis": str(tmp_path)}).json()
+    (records / "season").mkdir()
+    rows_frame(g.rows).write_parquet(records / "season" / "turns.parquet")
+    d = client.post("/api/game", json={"path": str(records / GAME.name), "analysis": "season"}).json()
     assert d["analysed"] and d["engine"] == "greedy"
     assert [t["equity_lost"] for t in d["turns"]] == [r["equity_lost"] for r in g.rows]
     lost = next(t for t in d["turns"] if t["equity_lost"])  # greedy's best, dashed on the board
     assert lost["best"] != lost["move"] and 'class="second"' in lost["svg"]
-    other = tmp_path / "other"
+    other = records / "other"
     other.mkdir()
     rows_frame(g.rows[:-1]).write_parquet(other / "turns.parquet")
-    r = client.post("/api/game", json={"path": str(GAME), "analysis": str(other)})
+    r = client.post("/api/game", json={"path": GAME.name, "analysis": "other/turns.parquet"})
     assert r.status_code == 404 and "has this record's moves" in r.json()["error"]
 
 
@@ -177,13 +190,13 @@ def test_play_a_game_against_heuri_to_the_end(client):
     d = client.post("/api/play", json={"lang": "es", "engine": "heuri3", "seed": 11}).json()
     gid = d["id"]
     assert d["to_move"] == "you" and d["bag"] == 86 and len(d["history"]) == 0
-    r = client.post(f"/api/play/{gid}/move", json={"move": "8D XQZW"})
+    r = client.post(f"/api/play/{gid}/move", json={"move": "8D XQZW", "turn": 0})
     assert r.status_code == 400, r.text
     assert client.get(f"/api/play/{gid}").json()["history"] == []  # refused: nothing changed
     turns = 0
     while not d["over"]:
         best = client.post("/api/best", json={"lang": "es", "cgp": d["cgp"], "top": 1}).json()["rows"][0]
-        d = client.post(f"/api/play/{gid}/move", json={"move": best["move"]}).json()
+        d = client.post(f"/api/play/{gid}/move", json={"move": best["move"], "turn": d["turn"]}).json()
         assert "error" not in d, d
         turns += 1
         assert turns < 60
@@ -193,7 +206,7 @@ def test_play_a_game_against_heuri_to_the_end(client):
     rec = read_gcg(g.text)
     rep = replay(rec, load_spec("es"))
     assert rep.ok and rep.over and rep.steps[-1].recorded_totals == [d["scores"]["you"], d["scores"]["heuri"]]
-    r = client.post(f"/api/play/{gid}/move", json={"move": "-"})
+    r = client.post(f"/api/play/{gid}/move", json={"move": "-", "turn": d["turn"]})
     assert r.status_code == 400 and "over" in r.json()["error"]
 
 
@@ -201,12 +214,12 @@ def test_exchange_and_pass_against_heuri(client):
     d = client.post("/api/play", json={"lang": "en", "engine": "greedy", "seed": 4, "first": "heuri"}).json()
     assert len(d["history"]) == 1 and d["history"][0]["nick"] == "heuri" and d["to_move"] == "you"
     rack = d["rack"]
-    d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3]}).json()
+    d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3], "turn": 1}).json()
     assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"],
                                "rack": rack}
     assert len(d["history"]) == 3 and sum(n for _, n in d["unseen"]) == 100 - 7 - sum(
         len(h["move"].split()[1].replace(".", "")) for h in d["history"] if not h["move"].startswith("-"))
-    r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8})
+    r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8, "turn": d["turn"]})
     assert r.status_code == 400 and r.json()["kind"] in ("tiles-not-in-rack", "exchange-not-allowed")
 
 

@@ -18,7 +18,7 @@ import warnings
 
 import pytest
 
-from shared_cases import require_cases
+from shared_cases import CASES
 from test_report_browser import browser, shots  # noqa: F401 (fixtures: headless chromium, the screenshot folder)
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
@@ -56,6 +56,10 @@ def page(server, browser):  # noqa: F811 (the report test's chromium fixture)
     pg = browser.new_page(viewport={"width": 1300, "height": 1000})
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    # the page runs under the server's Content-Security-Policy: a blocked script, style or
+    # image is a console error (the waits below are functions, not strings to eval)
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" and "Content Security Policy" in m.text
+          else None)
     pg.goto(server + "/")
     pg.wait_for_selector("#pos-board svg rect.sq")
     try:
@@ -86,18 +90,18 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     assert page.locator("#pos-board g.tile.played").count() == 7
     page.check("#lanes")  # the overlay: lanes drawn on the preview's empty squares
     page.click("#apply")
-    page.wait_for_function("document.querySelector('#cgp').value.includes('3[CH]ER[ch]AIS5')")
+    page.wait_for_function("() => document.querySelector('#cgp').value.includes('3[CH]ER[ch]AIS5')")
     assert page.locator("#pos-board g.tile").count() == 7 and page.input_value("#rack") == ""
     assert page.locator("#pos-board rect.lane").count() > 20
     # edit the board: a click on 9H, a letter, then the same square cleared
     page.click('#pos-board rect.sq[data-sq="9H"]')
     page.keyboard.press("s")
-    page.wait_for_function("document.querySelector('#cgp').value.split('/')[8] === '7S7'")
+    page.wait_for_function("() => document.querySelector('#cgp').value.split('/')[8] === '7S7'")
     page.keyboard.press("Backspace")
-    page.wait_for_function("document.querySelector('#cgp').value.split('/')[8] === '15'")
+    page.wait_for_function("() => document.querySelector('#cgp').value.split('/')[8] === '15'")
     page.fill("#rack", "DEJOQUS")
     page.click("#rank")
-    page.wait_for_function("(document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU.JO'")
+    page.wait_for_function("() => (document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU.JO'")
     page.locator("#moves tbody tr").first.click()
     page.wait_for_selector("#preview:not([hidden])")
     shot = shots / "serve-position.png"
@@ -106,12 +110,12 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     # an unknown tile is refused in plain words
     page.fill("#rack", "AEIW")
     page.click("#rank")
-    page.wait_for_function("document.querySelector('#pos-error').textContent.includes('is not a tile')")
+    page.wait_for_function("() => document.querySelector('#pos-error').textContent.includes('is not a tile')")
     assert page.errors == []
 
 
 def test_game_view(page, shots):  # noqa: F811
-    cases = require_cases()
+    cases = CASES
     page.click('#tabs button[data-view="game"]')
     page.set_input_files("#gcg-file", str(cases / "es" / "001.gcg"))  # an upload: read in the page, sent as text
     page.wait_for_selector("#turns tbody tr")
@@ -136,18 +140,18 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
     page.click('#tabs button[data-view="play"]')
     page.fill("#play-seed", "7")
     page.click("#play-new")
-    page.wait_for_function("document.querySelector('#play-status').textContent === 'your turn'")
+    page.wait_for_function("() => document.querySelector('#play-status').textContent === 'your turn'")
     # a word outside the word list is refused with the reason
     page.fill("#play-move", "8G ZZZ")
     page.press("#play-move", "Enter")
-    page.wait_for_function("document.querySelector('#play-error').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#play-error').textContent !== ''")
     assert page.locator("#play-history tbody tr").count() == 0
     for k in range(5):
         cgp = page.evaluate("S.play.cgp")
         best = page.request.post(server + "/api/best", data={"lang": "es", "cgp": cgp, "top": 1}).json()["rows"][0]
         page.fill("#play-move", best["move"])
         page.press("#play-move", "Enter")
-        page.wait_for_function(f"document.querySelectorAll('#play-history tbody tr').length === {2 * (k + 1)}")
+        page.wait_for_function(f"() => document.querySelectorAll('#play-history tbody tr').length === {2 * (k + 1)}")
         assert page.inner_text("#play-error") == ""
     rows = page.locator("#play-history tbody tr")
     assert rows.count() == 10

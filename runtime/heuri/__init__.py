@@ -31,6 +31,8 @@ MODULE_ALIASES = {
     "heuri.movegen": "heuri.core.movegen",
     "heuri.game": "heuri.core.game",
     "heuri.cgp": "heuri.core.cgp",
+    "heuri.bounds": "heuri.core.bounds",
+    "heuri.outdir": "heuri.core.outdir",
     "heuri.gcg": "heuri.formats.gcg",
     "heuri.render": "heuri.formats.render",
     "heuri.probability": "heuri.eval.probability",

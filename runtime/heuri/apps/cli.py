@@ -18,7 +18,16 @@ from ..eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
 from ..core.version import __version__
 from rich.markup import escape
 
+from ..core.bounds import float_arg, int_arg
 from ..core.errors import HeuriError, KindedError
+
+#: the ranges of the numeric options (checked by argparse, see heuri.bounds): wide enough
+#: for any real use, narrow enough that no value can ask for a silly amount of work or memory
+SEED = int_arg(0, 2 ** 63 - 1)  # a match or a draw's seed (numpy's generators take 0 up)
+JOBS = int_arg(1, 256)  # worker processes
+TOP = int_arg(1, 100_000)  # rows or candidates to print or value
+TURN = int_arg(0, 100_000)  # events of a record (checked against the record afterwards)
+SECONDS = float_arg(0, 7 * 86_400, lo_open=True)  # a time limit: more than 0, at most a week
 
 
 # -- packs ------------------------------------------------------------------------------
@@ -36,13 +45,39 @@ def cmd_packs(args) -> int:
     # Never cut a column: a pipe or a file gets the full width (rich would assume 80).
     con = Console() if sys.stdout.isatty() else Console(width=1000)
     t = Table(title=f"language packs in {build_root()}")
-    for col in ("lang", "lexicon", "words", "septets", "pure septets", "reduced octets", "key set", "status"):
-        t.add_column(col, justify="right" if col not in ("lang", "lexicon", "status") else "left")
+    for col in ("pack", "lang", "lexicon", "words", "septets", "pure septets", "reduced octets", "key set", "status"):
+        t.add_column(col, justify="right" if col not in ("pack", "lang", "lexicon", "status") else "left")
     for p in packs:
         c = p["counts"]
-        t.add_row(p["language"], p["lexicon"], *(f"{c.get(k, 0):,}" for k in (
+        t.add_row(p["pack"], p["language"], p["lexicon"], *(f"{c.get(k, 0):,}" for k in (
             "words", "septets", "pure_septets", "reduced_octets", "keyset")), p["status"])
     con.print(t)
+    return 0
+
+
+# -- lexicon import ---------------------------------------------------------------------------
+def cmd_lexicon(args) -> int:
+    """``heuri lexicon import FILE --lang L [--name N]``: a pack from a lexicon file
+    (pipeline/import_lexicon.py)."""
+    from ..core.spec import REPO_ROOT
+
+    try:
+        from pipeline.import_lexicon import import_lexicon, refusal_summary
+    except ImportError:
+        if not (REPO_ROOT / "pipeline" / "import_lexicon.py").is_file():
+            raise HeuriError(f"heuri lexicon import needs the pipeline/ folder of a heuri checkout "
+                             f"(not found beside {REPO_ROOT / 'runtime'})") from None
+        sys.path.insert(0, str(REPO_ROOT))
+        from pipeline.import_lexicon import import_lexicon, refusal_summary
+
+    target, m, built = import_lexicon(Path(args.file), args.lang, args.name, args.format,
+                                      log=lambda s: print(s, file=sys.stderr))
+    print(f"{target}: lexicon {m['lexicon']} ({m['language']}), {m['counts']['words']:,} words, "
+          f"source sha256 {m['lexicon_file']['sha256']}" + ("" if built else " (already built from this file)"))
+    refused = refusal_summary(m)
+    if refused:
+        print(f"refused: {refused}")
+    print(f"use it with: heuri --lexicon {m['lexicon']} ...  (or a record's #lexicon {m['lexicon']})")
     return 0
 
 
@@ -68,12 +103,20 @@ def _lang_or_guess(lang, guess, what: str) -> str:
     """``--lang`` if given, else the language named by the record, else an error."""
     if lang:
         return lang
+    if os.environ.get("HEURI_LEXICON"):  # --lexicon: its pack's language
+        from ..core.pack import lexicon_language
+
+        code = lexicon_language(os.environ["HEURI_LEXICON"])
+        if code:
+            return code
     if guess:
         return guess
     from ..core.pack import build_root
     from ..core.spec import list_languages
 
-    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")})
+    # Language codes, not pack folders (build/en-CSW24 is an en pack: --lexicon CSW24).
+    known = sorted(set(list_languages()) | {p.parent.name for p in build_root().glob("*/manifest.json")
+                                            if "-" not in p.parent.name})
     raise KindedError(f"{what}: cannot tell the language (no language spec's [recognise] names its lexicon "
                       f"or letter distribution); give --lang {'|'.join(known) or 'LANG'}", "unknown-language")
 
@@ -102,9 +145,10 @@ def _cgp_position(args, need_pack: bool = True):
         parse_cgp(args.cgp, None)  # raises the CgpError that says what a CGP holds
     lang = _lang_or_guess(args.lang, guess_language(args.cgp), "--cgp")
     if need_pack:
-        from ..core.pack import load_pack
+        from ..core.cgp import cgp_lexicon
+        from ..core.pack import pack_for_record
 
-        pack = load_pack(lang)
+        pack = pack_for_record(lang, cgp_lexicon(args.cgp))
         spec = pack.spec
     else:
         pack = spec = _spec(lang)
@@ -172,13 +216,13 @@ def _gcg_files(paths) -> list[Path]:
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
     from ..formats.gcg import read_gcg, replay
-    from ..core.pack import load_pack
+    from ..core.pack import pack_for_record
 
     game = read_gcg(path)
     lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
-    if lang not in packs:
-        packs[lang] = load_pack(lang)
-    pack = packs[lang]
+    if (lang, game.lexicon) not in packs:
+        packs[lang, game.lexicon] = pack_for_record(lang, game.lexicon)
+    pack = packs[lang, game.lexicon]
     return replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
 
 
@@ -295,14 +339,7 @@ def cmd_best(args) -> int:
     import json
 
     from ..eval.evaluate import engine_options, make_evaluator
-    from ..core.pack import load_pack
 
-    if args.top < 1:
-        raise HeuriError(f"best: --top {args.top}: give at least 1")
-    if args.k is not None and args.k <= 0:
-        raise HeuriError(f"best: -k {args.k}: the bingo constant must be positive (the paper's is 2.5)")
-    if args.top_n is not None and args.top_n < 1:
-        raise HeuriError(f"best: --top-n {args.top_n}: give at least 1 (the paper's N is 20)")
     opts = engine_options(args.engine, args.k, args.top_n, args.exact, penalty=not args.no_penalty)
     if args.cgp is not None:
         pack, pos = _cgp_position(args)
@@ -310,10 +347,11 @@ def cmd_best(args) -> int:
         title = "CGP position"
     elif args.gcg:
         from ..formats.gcg import read_gcg, replay
+        from ..core.pack import pack_for_record
         from ..eval.probability import augmented_bag
 
         game = read_gcg(Path(args.gcg))
-        pack = load_pack(_lang_or_guess(args.lang, game.guess_language(), args.gcg))
+        pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
         spec = pack.spec
         r = replay(game, spec)
         events = [st.event for st in r.steps]
@@ -360,27 +398,53 @@ def cmd_best(args) -> int:
 
 
 def _position_from_cgp(args):
-    from ..core.cgp import guess_language
+    from ..core.cgp import cgp_lexicon, guess_language
     from ..core.game import Position
-    from ..core.pack import load_pack
+    from ..core.pack import pack_for_record
 
     if not args.cgp.strip():
         raise HeuriError("--cgp is empty: give a CGP line (board rows, racks, scores, scoreless turns)")
-    pack = load_pack(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"))
+    pack = pack_for_record(_lang_or_guess(args.lang, guess_language(args.cgp), "--cgp"), cgp_lexicon(args.cgp))
     return pack, Position.from_cgp(args.cgp, pack.spec)
 
 
-def _limits(args, what: str) -> dict:
-    if args.time is not None and args.time <= 0:
-        raise HeuriError(f"{what}: --time {args.time}: give a positive number of seconds")
-    if args.nodes is not None and args.nodes < 1:
-        raise HeuriError(f"{what}: --nodes {args.nodes}: give at least 1")
-    if args.top < 1:
-        raise HeuriError(f"{what}: --top {args.top}: give at least 1")
-    opts = {"time_limit": args.time}
+def _limits(args) -> dict:
+    """The EndgameSearch limits of ``heuri endgame``: ``--time`` seconds, and node and
+    move-list limits that grow with it (heuri.endgame.time_budget: the clock binds, up to
+    a memory cap) unless ``--nodes`` gives both. (argparse has checked the ranges.)"""
+    from ..search.endgame import time_budget
+
+    opts = {"time_limit": args.time, **time_budget(args.time, "python")}
     if args.nodes is not None:
         opts["max_nodes"] = opts["max_generations"] = args.nodes
     return opts
+
+
+def endgame_summary(res, rows, limits: dict, spec) -> str:
+    """The last line of ``heuri endgame``: the best move and value, whether that value is
+    exact and whether the move is proven the best (both need the last completed depth to
+    reach the end of the game on every line: ``res.exact``), how many of the printed rows
+    have an exact value, the work done and the limits with the one that stopped the search.
+
+    The rows (:meth:`heuri.endgame.EndgameSearch.analyse`) carry their own ``exact``: a row's
+    value is exact when its own lines all reached the end of the game, which can hold for a
+    move that goes out while another root move's value is still a horizon estimate; then
+    the best move is not proven, and the line says so rather than contradict the rows."""
+    best = res.move.gcg(spec)
+    exact_rows = sum(r.exact for r in rows)
+    if res.exact:
+        how = "exact (proven the best to the end of the game)"
+    else:
+        best_row = next((r for r in rows if r.move.gcg(spec) == best), None)
+        value = "its value exact" if best_row is not None and best_row.exact else "its value a horizon estimate"
+        why = (f"stopped by the {res.stopped_by} limit" if res.stopped_by
+               else "the width limit cut moves" if limits.get("width") else "")
+        how = f"not proven the best ({value}; {why + ': ' if why else ''}the best move of the last completed depth)"
+    lim = [f"{limits['time_limit']:g} s" if limits.get("time_limit") is not None else "no time limit",
+           f"{limits.get('max_nodes', 0):,} nodes", f"{limits.get('max_generations', 0):,} move lists"]
+    return (f"best {best} value {res.value:+d}, {how}; {exact_rows} of {len(rows)} rows exact; "
+            f"depth {res.depth} placements, {res.nodes:,} nodes, {res.generations:,} move lists, "
+            f"{res.seconds:.2f} s; limits {', '.join(lim)}")
 
 
 def cmd_endgame(args) -> int:
@@ -401,11 +465,13 @@ def cmd_endgame(args) -> int:
         # the bag is empty: the opponent's rack, left out of the CGP, is every unseen tile
         racks = tuple(pos.bag.copy() if i == o else r for i, r in enumerate(pos.racks))
         pos = dataclasses.replace(pos, racks=racks, bag=pos.bag - pos.bag, hidden=(0,) * pos.n_players)
-    solver = EndgameSearch(pack, **_limits(args, "endgame"))
+    limits = _limits(args)
+    solver = EndgameSearch(pack, **limits)
     res, rows = solver.analyse(pos, top=args.top)
     if res is None:
-        raise HeuriError(f"endgame: the first iteration did not fit the limits (--time {args.time}, "
-                         f"--nodes {args.nodes}); give more")
+        raise HeuriError(f"endgame: the first iteration did not fit the limits (--time {args.time:g} s, "
+                         f"{limits['max_nodes']:,} nodes, {limits['max_generations']:,} move lists); "
+                         f"give more --time or --nodes")
 
     def line(pv):
         return " ".join(m.gcg(spec) if m.gcg(spec) != "-" else "pass" for m in pv)
@@ -428,10 +494,7 @@ def cmd_endgame(args) -> int:
             t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{r.value:+d}",
                       "yes" if r.exact else "no", line(r.pv))
         Console().print(t)
-        how = "exact" if res.exact else ("not exact: stopped by the limits, best move of the last completed depth"
-                                         if res.stopped else "not exact")
-        print(f"best {res.move.gcg(spec)} value {res.value:+d} ({how}); depth {res.depth} placements, "
-              f"{res.nodes} nodes, {res.generations} move lists, {res.seconds:.2f} s")
+        print(endgame_summary(res, rows, limits, spec))
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")
     return 0
@@ -516,8 +579,9 @@ def cmd_analyze(args) -> int:
                   "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
     if res.summaries:
         con.print(t)
+    kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-              f"{len(res.summaries)} game pages in {res.out}/games/", highlight=False)
+              f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
@@ -565,20 +629,24 @@ def cmd_duplicate_new(args) -> int:
     from ..formats.gcg import write_gcg
     from ..core.pack import load_pack
 
+    from ..core.outdir import OutputFolder
+
     pack = load_pack(args.lang)
     out = Path(args.out or f"duplicate/{args.lang}-{args.seed}.gcg")
     if out.suffix != ".gcg":
         out = out.with_suffix(".gcg")
     paths = [out, out.with_suffix(".csv"), out.with_suffix(".parquet")]
-    _fresh(paths, args.force)
+    # the folder's marker lists the files this command wrote: only those are replaced with
+    # --force, each through a temporary file renamed over it (a link is replaced, not followed)
+    folder = OutputFolder.open_shared(out.parent, "heuri duplicate new", what="the master game")
+    folder.check_targets([p.name for p in paths], args.force)
     from .duplicate import master_game
 
     game = master_game(pack, seed=args.seed)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(write_gcg(to_gcg(game)), encoding="utf-8")
     df = sheet(game)
-    df.write_csv(paths[1])
-    df.write_parquet(paths[2])
+    folder.write(paths[0].name, write_gcg(to_gcg(game)))
+    folder.write_with(paths[1].name, lambda tmp: df.write_csv(tmp))
+    folder.write_with(paths[2].name, lambda tmp: df.write_parquet(tmp))
     spec = pack.spec
     t = Table(title=f"master game {game.game_id} ({spec.name}, seed {args.seed}): {game.total} points, "
                     f"{len(game.turns)} turns, {game.bingos} bingos; end: {game.end}")
@@ -652,18 +720,19 @@ def add_duplicate_parser(sub) -> None:
 
     q = dsub.add_parser("new", help="generate a master game: GCG record + sheet (CSV, Parquet)")
     q.add_argument("--lang", default="fr", help="language pack (fr, es, en); default fr")
-    q.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1): same seed, same game")
+    q.add_argument("--seed", type=SEED, default=1, help="the draw's seed (default 1): same seed, same game")
     q.add_argument("--out", help="the GCG file (default duplicate/<lang>-<seed>.gcg); the sheet goes beside "
                                  "it as .csv and .parquet")
-    q.add_argument("--force", action="store_true", help="overwrite existing files")
+    q.add_argument("--force", action="store_true", help="replace the files an earlier `heuri duplicate new` "
+                   "wrote there (never other files)")
     q.set_defaults(func=cmd_duplicate_new)
 
     q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")
     q.add_argument("--lang", help="language pack; default: the record's, else fr")
     src = q.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=1, help="play the master game of this seed (default 1)")
+    src.add_argument("--seed", type=SEED, default=1, help="play the master game of this seed (default 1)")
     src.add_argument("--from", dest="from_file", help="play the master game of this GCG record")
-    q.add_argument("--time", type=float, default=180.0, help="seconds a turn (default 180)")
+    q.add_argument("--time", type=SECONDS, default=180.0, help="seconds a turn (default 180)")
     q.add_argument("--player", default="me", help="your name in the sheet")
     q.add_argument("--sheet", help="write your moves as a players' sheet (CSV) for `heuri duplicate score`")
     q.add_argument("--no-pause", action="store_true", help="do not wait for Enter between turns")
@@ -690,21 +759,43 @@ def add_duplicate_parser(sub) -> None:
 def cmd_serve(args) -> int:
     """The local web board (heuri.web): Position, Game and Play views over a JSON API."""
     from .web import serve
+    from .web.app import is_loopback
 
     if not 0 < args.port < 65536:
         raise HeuriError(f"serve: --port {args.port}: give a port from 1 to 65535")
-    return serve(args.host, args.port, args.lang)
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise HeuriError(f"serve: --host {args.host} listens beyond this machine: anyone who can reach it can use "
+                         f"the board; add --allow-remote to do so (default 127.0.0.1: this machine only)")
+    if args.records is not None and not Path(args.records).expanduser().is_dir():
+        raise HeuriError(f"serve: --records {args.records}: no such folder")
+    return serve(args.host, args.port, args.lang, records=args.records, allow_remote=args.allow_remote)
 
 
 def add_serve_parser(sub) -> None:
     p = sub.add_parser("serve", help="a local web board: analyse a position, step through a game, play against heuri")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
+                                                       "another needs --allow-remote)")
+    p.add_argument("--port", type=int_arg(), default=8765, help="port (default 8765)")  # range: cmd_serve
     p.add_argument("--lang", nargs="+", default=["es", "en", "fr"], help="languages to serve (default: es en fr)")
+    p.add_argument("--records", metavar="DIR",
+                   help="a folder whose .gcg records (and heuri analyze tables) the Game view may open by path; "
+                        "without it the board reads no file, records are uploaded")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="listen on an address other than loopback (--host): other machines can then use the board")
     p.set_defaults(func=cmd_serve)
 
 
 # -- parser -----------------------------------------------------------------------------
+def _set_types(parser: argparse.ArgumentParser, **types) -> None:
+    """Give the options of ``parser`` named by their ``dest`` (``first_game`` for
+    ``--first-game``) these argparse ``type=`` callables: the bounds of options declared in
+    another module (``heuri match``'s, in heuri.match). Raises KeyError for a ``dest`` the
+    parser does not have, so that a renamed option cannot lose its check silently."""
+    actions = {a.dest: a for a in parser._actions}
+    for dest, kind in types.items():
+        actions[dest].type = kind
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="heuri", description="Heuri Scrabble engine (es, en, fr, and any language with a spec under lexicons/)",
@@ -715,10 +806,26 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"heuri {__version__}")
     ap.add_argument("--build", metavar="DIR", help="folder of built language packs (DIR/<lang>/manifest.json); "
                     "default: $HEURI_BUILD, else <repo>/build")
+    ap.add_argument("--lexicon", metavar="NAME", help="answer with the pack of this lexicon (one built by "
+                    "heuri lexicon import, e.g. FRA20); default: $HEURI_LEXICON, else a record's #lexicon / lex "
+                    "when its pack is built, else the language's default pack")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("packs", help="list the built language packs and their counts")
     p.set_defaults(func=cmd_packs)
+
+    p = sub.add_parser("lexicon", help="build a pack from a lexicon file you have (KWG, Quackle DAWG, word list)")
+    lsub = p.add_subparsers(dest="lexicon_command", required=True)
+    q = lsub.add_parser("import", help="turn a lexicon file into a pack <lang>-<NAME> beside the default packs",
+                        description="Build a language pack from a lexicon file: a KWG (wolges, MAGPIE, Macondo), a "
+                                    "Quackle DAWG (version 1) or a plain list (one word a line; gzip if .gz). "
+                                    "The pack is <build>/<lang>-<NAME>; select it with heuri --lexicon NAME, or "
+                                    "a record's #lexicon NAME / CGP lex NAME;. See docs/lexicons.md.")
+    q.add_argument("file", help="the lexicon file (FRA20.kwg, csw24.dawg, words.txt)")
+    q.add_argument("--lang", required=True, help="the language spec of lexicons/ (fr, en, es, ca, de, pl, nl, ...)")
+    q.add_argument("--name", help="the lexicon's name (default: the file name without .kwg/.dawg/.txt/.gz)")
+    q.add_argument("--format", choices=("kwg", "dawg", "text"), help="the file's format (default: from its name)")
+    p.set_defaults(func=cmd_lexicon)
 
     p = sub.add_parser("siu", help="run heuri as an SIU engine on stdin/stdout (for GUIs and match runners)")
     p.add_argument("--lang", default="es", help="initial Lexicon option: a built pack (es, en, fr, or any other built with snakemake) or a pack folder")
@@ -742,7 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
     p.add_argument("game", nargs="?", help="GCG file (or use --cgp)")
     p.add_argument("--cgp", help="the position, one CGP line")
-    p.add_argument("--turn", type=int, help="GCG: show the position after this many event lines (default: all)")
+    p.add_argument("--turn", type=TURN, help="GCG: show the position after this many event lines (default: all)")
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
@@ -752,14 +859,15 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
-    p.add_argument("--turn", type=int, help="GCG: rank the position after this many events (default: the "
+    p.add_argument("--turn", type=TURN, help="GCG: rank the position after this many events (default: the "
                    "last event that records a rack)")
     p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
-    p.add_argument("--top", type=int, default=10, help="candidates to print (default 10)")
+    p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
-    p.add_argument("-k", type=float, default=None, help="bingo value 50 + k·σ (default 2.5)")
-    p.add_argument("--top-n", type=int, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
+    p.add_argument("-k", type=float_arg(0, 100, lo_open=True), default=None,
+                   help="bingo value 50 + k·σ (default 2.5; more than 0, at most 100)")
+    p.add_argument("--top-n", type=TOP, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
     p.add_argument("--exact", action="store_true", help="heuri3-5: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
     p.set_defaults(func=cmd_best)
@@ -767,16 +875,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line, both racks given, bag empty")
-    p.add_argument("--top", type=int, default=10, help="moves to value and print (default 10)")
-    p.add_argument("--time", type=float, default=60.0, help="seconds for the search (default 60)")
-    p.add_argument("--nodes", type=int, default=None, help="positions and move lists the search may visit")
+    p.add_argument("--top", type=TOP, default=10, help="moves to value and print (default 10)")
+    p.add_argument("--time", type=SECONDS, default=60.0,
+                   help="seconds for the search (default 60); the node and move-list limits grow with it "
+                        "(the summary line states them)")
+    p.add_argument("--nodes", type=int_arg(1, 10 ** 9), default=None,
+                   help="positions and move lists the search may visit (default: from --time)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: rank, move, value, exact, depth, pv")
     p.set_defaults(func=cmd_endgame)
 
     p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line (the opponent's rack may be left empty)")
-    p.add_argument("--top", type=int, default=5, help="evaluator candidates, and as many bag-emptying placements (default 5)")
+    p.add_argument("--top", type=int_arg(1, 1000), default=5,
+                   help="evaluator candidates, and as many bag-emptying placements (default 5)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_peg)
 
@@ -784,6 +896,12 @@ def build_parser() -> argparse.ArgumentParser:
     from ..play.match import add_match_arguments
 
     add_match_arguments(p)
+    # the lower bounds of --games, --jobs, --first-game, --movetime and --endgame-* are
+    # heuri.match's own checks (their messages say what a match needs); here, whole numbers
+    # and the upper bounds
+    _set_types(p, games=int_arg(None, 10 ** 7), seed=SEED, jobs=int_arg(None, 256),
+               first_game=int_arg(None, 10 ** 9), movetime=int_arg(None, 3_600_000),
+               endgame_generations=int_arg(None, 10 ** 8), endgame_width=int_arg(None, 100_000))
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("analyze", help="analyse game records: equity lost a turn, missed bingos, HTML report")
@@ -793,15 +911,31 @@ def build_parser() -> argparse.ArgumentParser:
                    f"greedy, or a -noend variant: no endgame search); default {DEFAULT_ENGINE}")
     p.add_argument("--out", default="analysis", help="output folder (default: analysis)")
     p.add_argument("--player", help="analyse only this player's turns (nick or full name)")
-    p.add_argument("--jobs", type=int, default=1, help="games analysed in parallel (default 1)")
-    p.add_argument("--force", action="store_true", help="overwrite the files of an earlier analysis in --out")
+    p.add_argument("--jobs", type=JOBS, default=1, help="games analysed in parallel (default 1)")
+    p.add_argument("--force", action="store_true", help="replace an earlier analysis in --out (deletes only the files "
+                   "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
     add_serve_parser(sub)
 
     # Further subcommands register here (moves, replay, show, best, match, siu).
+    _lexicon_everywhere(sub)
     return ap
+
+
+def _lexicon_everywhere(sub) -> None:
+    """``--lexicon NAME`` after any subcommand too (``heuri moves --lexicon FRA20 ...``), the
+    same option as before it; each subcommand's own ``--lexicon``, if any, is left alone."""
+    for name, p in sub.choices.items():
+        if name == "lexicon":
+            continue
+        if not any("--lexicon" in a.option_strings for a in p._actions):
+            p.add_argument("--lexicon", metavar="NAME", default=argparse.SUPPRESS,
+                           help="answer with the pack of this lexicon (as heuri --lexicon NAME)")
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                _lexicon_everywhere(a)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -813,13 +947,23 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # Through the environment, so that match workers and SIU sessions see it too.
         os.environ["HEURI_BUILD"] = str(Path(args.build).resolve())
+    if args.lexicon:
+        # Through the environment too (match workers, SIU sessions); load_pack reads it.
+        os.environ["HEURI_LEXICON"] = args.lexicon
     try:
+        if args.lexicon and args.command != "lexicon":
+            from ..core.pack import lexicon_root
+
+            lexicon_root(args.lexicon, None)  # a missing one: one line, before any work
         return int(args.func(args) or 0)
     except HeuriError as e:
         print(f"heuri: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("heuri: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        from ..core.outdir import Interrupted
+
+        # a run that saved what finished says where and how to resume
+        print(f"heuri: {e}" if isinstance(e, Interrupted) else "heuri: interrupted", file=sys.stderr)
         return 130
 
 

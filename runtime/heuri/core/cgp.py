@@ -211,6 +211,16 @@ def format_cgp(rec: CgpRecord) -> str:
     return out
 
 
+def cgp_lexicon(text: str) -> str | None:
+    """The lexicon a CGP's ``lex`` operation names, or None.
+
+    >>> cgp_lexicon("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 lex FRA20;")
+    'FRA20'
+    """
+    m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
+    return m.group(1).strip() if m else None
+
+
 def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
     """A warning when a CGP's ``lex`` operation names a lexicon that is not the word list
     of the pack answering (``spec.lexicon``, e.g. ``sowpods 1.1.0 (SOWPODS, Collins)``):

@@ -1,13 +1,19 @@
 """Language packs: a spec plus the artifacts the pipeline built, memory-mapped.
 
->>> pack = load_pack("es")                          # doctest: +SKIP
->>> pack.keys.counts.shape, pack.keys.counts.dtype  # doctest: +SKIP
+>>> pack = load_pack("es")
+>>> pack.keys.counts.shape, pack.keys.counts.dtype
 ((290308, 29), dtype('uint8'))
 
 Packs live in ``build/<lang>/`` of the repository, or in the folder named by the environment
 variable ``HEURI_BUILD`` (what ``heuri --build DIR`` sets), so that a pack built in another
 checkout can be used; ``snakemake --cores 2 <lang>`` makes them. A pack carries the spec it
 was built from (``spec.toml``), and that copy is the one loaded.
+
+A pack built from a lexicon file the player has (``heuri lexicon import FILE --lang fr``,
+pipeline/import_lexicon.py) lives beside them in ``<build>/<lang>-<NAME>/`` and answers to
+its lexicon's name: ``load_pack("fr", lexicon="FRA20")``, ``heuri --lexicon FRA20 ...``
+(the environment variable ``HEURI_LEXICON``), or a record's ``#lexicon FRA20`` / CGP
+``lex FRA20;`` (:func:`pack_for_record`).
 """
 from __future__ import annotations
 
@@ -173,11 +179,70 @@ class LanguagePack:
         return f"<LanguagePack {self.code} {c['words']} words, {c['keyset']} keys at {self.root}>"
 
 
+def lexicon_packs() -> dict[str, tuple[Path, dict]]:
+    """Packs built from a lexicon file under :func:`build_root`, by lexicon name (upper
+    case): ``{"FRA20": (folder, manifest)}``."""
+    out = {}
+    root = build_root()
+    for m in sorted(root.glob("*/manifest.json")) if root.is_dir() else []:
+        if m.parent.name.startswith("."):  # an import under way (pipeline/import_lexicon.py)
+            continue
+        try:
+            manifest = json.loads(m.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if "lexicon_file" in manifest and manifest.get("lexicon"):
+            out.setdefault(str(manifest["lexicon"]).upper(), (m.parent, manifest))
+    return out
+
+
+def lexicon_language(name: str) -> str | None:
+    """The language code of the built pack of lexicon ``name`` (any case), or None."""
+    hit = lexicon_packs().get(str(name).strip().upper())
+    return hit[1].get("language") if hit else None
+
+
+def _import_hint(name: str, lang: str | None) -> str:
+    return (f"build it from the lexicon file with: heuri lexicon import {name}.kwg --lang {lang or 'LANG'} "
+            f"--name {name}")
+
+
+def lexicon_root(name: str, lang: str | None) -> Path:
+    """The folder of the pack of lexicon ``name``; PackError (one line: the lexicon and the
+    command that builds it) when there is none, or when it is not of language ``lang``."""
+    hit = lexicon_packs().get(str(name).strip().upper())
+    if hit is None:
+        raise PackError(f"no pack of lexicon {name} under {build_root()}; {_import_hint(name, lang)}")
+    root, manifest = hit
+    if lang and manifest.get("language") != str(lang).lower():
+        raise PackError(f"lexicon {name} is a {manifest.get('language')} pack ({root}), not {lang}: "
+                        f"give --lang {manifest.get('language')}, or another --lexicon for {lang}")
+    return root
+
+
+def pack_for_record(lang: str | os.PathLike, lexicon: str | None, check_fresh: bool = True) -> "LanguagePack":
+    """The pack a record (GCG ``#lexicon``, CGP ``lex``) is answered with: the pack of
+    ``--lexicon`` (``HEURI_LEXICON``) when given, else the pack of the record's lexicon when
+    one of ``lang`` is built, else the language's default pack (whose word list may not be
+    the record's: the callers' lexicon warning says so)."""
+    if not os.environ.get("HEURI_LEXICON") and lexicon and not Path(lang).is_dir():
+        hit = lexicon_packs().get(lexicon.strip().upper())
+        if hit is not None and hit[1].get("language") == str(lang).lower():
+            return load_pack(hit[0], check_fresh)
+    return load_pack(lang, check_fresh)
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _build_hint(lang: str) -> str:
+    try:
+        if load_spec(lang).wordlist_source == "import":
+            return (f"{lang} has no bundled word list: build a pack from your lexicon file with: "
+                    f"heuri lexicon import FILE --lang {lang} (docs/lexicons.md)")
+    except SpecError:
+        pass
     return f"build it with: snakemake --cores 2 {lang}"
 
 
@@ -189,24 +254,40 @@ def _source_lexicons(root: Path, code: str) -> Path | None:
     return (beside if beside.is_dir() else LEXICONS) / code
 
 
-def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack:
+def load_pack(lang: str | os.PathLike, check_fresh: bool = True, lexicon: str | None = None) -> LanguagePack:
     """Load a built language pack.
 
     ``lang``: a language code (``"es"``: ``build/es`` with its spec in ``lexicons/es``) or
     the path of a pack folder (its spec is found through the manifest's language code, or
     ``spec.toml`` inside the folder). Arrays are memory-mapped; nothing large is read.
 
+    ``lexicon``: the name of a lexicon imported for ``lang`` (``"FRA20"``: the pack
+    ``<build>/fr-FRA20``); default ``$HEURI_LEXICON`` (``heuri --lexicon``) when ``lang`` is
+    a code. A pack folder given by path is loaded as it is.
+
     Raises PackError (a ValueError) when the pack is missing or incomplete, or stale: the
-    spec, the word list or the pack format changed since it was built. The message gives
-    the command that builds it.
+    spec, the word list or the pack format changed since it was built; or when no pack of
+    ``lexicon`` is built for ``lang``. The message gives the command that builds it.
     """
     p = Path(lang)
+    if lexicon is None and not p.is_dir():
+        lexicon = os.environ.get("HEURI_LEXICON") or None
+    if lexicon and not p.is_dir():
+        p = root = lexicon_root(lexicon, str(lang))
     if p.is_dir():
         root = p
     else:
         # language codes are lower case (ISO 639-1): ``EN`` is ``en``
         root = build_root() / (str(lang).lower() if os.sep not in str(lang) else str(lang))
     code = root.name
+    if not (root / "manifest.json").is_file() and not p.is_dir():
+        # No default pack: a language whose only packs come from lexicon files.
+        own = sorted(n for n, (_, m) in lexicon_packs().items() if m.get("language") == code)
+        if len(own) == 1:
+            return load_pack(lexicon_packs()[own[0]][0], check_fresh)
+        if own:
+            raise PackError(f"{root}: no default {code} pack; the {code} packs are of lexicons {own}: "
+                            f"choose one with --lexicon NAME")
     if not (root / "manifest.json").is_file():
         known = sorted(d.parent.name for d in build_root().glob("*/manifest.json")) if build_root().is_dir() else []
         if not (LEXICONS / code / "spec.toml").is_file() and not p.is_dir():
@@ -222,6 +303,11 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True) -> LanguagePack
     # and word list (when this is the repository's pack of that language) must match it.
     spec_file = root / "spec.toml" if (root / "spec.toml").is_file() else LEXICONS / code / "spec.toml"
     spec = load_spec(spec_file)
+    if "lexicon_file" in manifest and manifest.get("lexicon"):
+        # A pack of an imported lexicon: the spec is the language's, the words the file's.
+        import dataclasses
+
+        spec = dataclasses.replace(spec, lexicon=str(manifest["lexicon"]))
     if check_fresh:
         if manifest.get("pack_format") != PACK_FORMAT:
             raise PackError(f"{root}: stale {code} pack (format {manifest.get('pack_format')}, "
@@ -250,6 +336,8 @@ def list_packs() -> list[dict[str, Any]]:
     out = []
     root = build_root()
     for m in sorted(root.glob("*/manifest.json")) if root.is_dir() else []:
+        if m.parent.name.startswith("."):  # an import under way (pipeline/import_lexicon.py)
+            continue
         manifest = json.loads(m.read_text(encoding="utf-8"))
         try:
             load_pack(m.parent)
@@ -257,5 +345,6 @@ def list_packs() -> list[dict[str, Any]]:
         except PackError as e:
             status = "stale" if "stale" in str(e) else "broken"
         out.append({"language": manifest.get("language", m.parent.name), "lexicon": manifest.get("lexicon"),
-                    "counts": manifest.get("counts", {}), "status": status, "path": str(m.parent)})
+                    "counts": manifest.get("counts", {}), "status": status, "path": str(m.parent),
+                    "pack": m.parent.name, "source_sha256": manifest.get("lexicon_file", {}).get("sha256")})
     return out

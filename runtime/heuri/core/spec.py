@@ -34,7 +34,7 @@ def build_root() -> Path:
     return Path(os.environ.get("HEURI_BUILD", REPO_ROOT / "build"))
 
 END_RULES = ("double", "transfer")
-WORDLIST_SOURCES = ("list", "hunspell")
+WORDLIST_SOURCES = ("list", "hunspell", "import")
 PREMIUM_CHARS = "TDtd*."
 BLANK_CLASSES = ("both", "vowel", "consonant", "neither")
 TIE_RULES = ("board-order",)
@@ -100,8 +100,10 @@ class LanguageSpec:
     replace: tuple[tuple[str, str], ...]
     path: Path | None = None
     duplicate: DuplicateRules | None = None
-    #: ``"list"`` (``wordlist_file`` is a word list) or ``"hunspell"`` (``hunspell_dic`` +
-    #: ``hunspell_aff`` are expanded by pipeline/hunspell.py into the list).
+    #: ``"list"`` (``wordlist_file`` is a word list), ``"hunspell"`` (``hunspell_dic`` +
+    #: ``hunspell_aff`` are expanded by pipeline/hunspell.py into the list) or ``"import"``
+    #: (no bundled list: packs come from a lexicon file the player has, ``heuri lexicon
+    #: import``).
     wordlist_source: str = "list"
     hunspell_dic: str = ""
     hunspell_aff: str = ""
@@ -229,7 +231,10 @@ class LanguageSpec:
     # -- inputs and names -------------------------------------------------------------
     def source_files(self) -> dict[str, Path]:
         """The committed inputs besides the spec, by kind: ``{"wordlist": path}`` for a
-        plain list, ``{"dic": path, "aff": path}`` for a Hunspell dictionary."""
+        plain list, ``{"dic": path, "aff": path}`` for a Hunspell dictionary, ``{}`` for a
+        spec without a bundled list (``source = "import"``)."""
+        if self.wordlist_source == "import":
+            return {}
         if self.wordlist_source == "hunspell":
             return {"dic": self.path / self.hunspell_dic, "aff": self.path / self.hunspell_aff}
         return {"wordlist": self.path / self.wordlist_file}
@@ -373,6 +378,8 @@ def load_spec(lang: str | Path) -> LanguageSpec:
         dic = _need(wl, "dic", str, f"{w} [wordlist] (source = \"hunspell\")")
         aff = _need(wl, "aff", str, f"{w} [wordlist] (source = \"hunspell\")")
         wordlist_file = ""
+    elif source == "import":
+        dic = aff = wordlist_file = ""
     else:
         dic = aff = ""
         wordlist_file = _need(wl, "file", str, f"{w} [wordlist]")

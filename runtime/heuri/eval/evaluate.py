@@ -297,9 +297,14 @@ class Evaluator:
     name = "base"
 
     def __init__(self, pack, k: float = 2.5):
+        from ..core.bounds import BoundsError, check_float
+
         self.pack = pack
         self.spec = pack.spec
-        self.k = float(k)
+        try:  # NaN would make every comparison false: the pass would beat a bingo
+            self.k = check_float(k, f"{self.name}: k", 0, 1000)
+        except BoundsError as e:
+            raise EvaluatorError(str(e)) from None
         self._sigma = np.asarray(pack.keys.sigma)
         self._val_pack = self._val = self._bingo_values(self.spec.bingo_bonus)
         self._bonus = float(self.spec.bingo_bonus)
@@ -663,7 +668,7 @@ class Heuri3(Evaluator):
         return self.future * (1.0 - p_tab[li]) * gain
 
 
-#: mean score of a non-bingo placement in real games, points (issue 10): a bingo next turn
+#: mean score of a non-bingo placement in real games, points: a bingo next turn
 #: is worth its score *less* the move the rack would have made anyway. English: 26.9 over
 #: the 2,087 non-bingo placements of ../shared/cases/gcg/en (129 records; 657 bingos there
 #: average 78.7); the other languages: the same figure from their records (few: es 28.3
@@ -672,7 +677,7 @@ NON_BINGO_SCORE = {"en": 27.0, "es": 28.0, "fr": 26.0}
 
 
 class Heuri4(Heuri3):
-    """Heuri_3 plus two board- and pool-aware terms (issue 10), both computed every turn
+    """Heuri_3 plus two board- and pool-aware terms, both computed every turn
     from probabilities on the real board and the unseen pool (nothing learned):
 
         v = j + e − c(L) − w_opp·Δe_opp
@@ -709,8 +714,15 @@ class Heuri4(Heuri3):
     def __init__(self, pack, k: float = 2.5, top: int = 20, exact: bool = False, prune: bool = True,
                  opponent: float = 1.0, leave: bool = True, weights=None, offset: float | None = None,
                  lanes: float = 0.0, future: float = 0.0, power: float = 0.0):
+        import math
+
         from .leave_quality import DEFAULT_WEIGHTS, RackKinds
 
+        for key, x in (("power", power), ("future", future), ("offset", offset), ("lanes", lanes),
+                       ("opponent", opponent)):
+            # NaN passes every `< 0` check below and poisons every value: refused first
+            if x is not None and not (isinstance(x, (int, float)) and math.isfinite(x)):
+                raise EvaluatorError(f"{self.name}: {key} must be a finite number, got {x!r}")
         if power < 0:
             raise EvaluatorError(f"{self.name}: power must be >= 0, got {power}")
         self.power = float(power)
@@ -745,7 +757,7 @@ class Heuri4(Heuri3):
 
 
 class Heuri5(Heuri4):
-    """:class:`Heuri4` plus the scoring power of the next rack (issue 10), and the
+    """:class:`Heuri4` plus the scoring power of the next rack, and the
     opponent's lanes weighted 3:
 
         v = j + e − c(L) − 3·Δe_opp + (1 − p(L))·(Σ_x L_x·w_x + t·w̄_U)

@@ -9,6 +9,10 @@ the game's own generator, so after the first exchange the two games' draws may d
 
 Output folder (``--out``, default ``matches/<lang>/<p1>-vs-<p2>/``):
 
+- ``.heuri-output.json``: the folder's marker (:mod:`heuri.outdir`): every file the match
+  wrote. A folder holding anything else (the user's own ``games.parquet``, a stray file in
+  ``rows/``) is refused before anything is written; a match folder written before markers
+  existed (a ``match.json`` beside only a match's files) is taken as it is;
 - ``match.json``: what the match is (language, players, seed, pack id, endgame limits); a
   second run into the same folder must ask for the same match, else it is refused;
 - ``rows/<pair>-<seat>.json``: one finished game's row, written atomically (a temporary file
@@ -37,7 +41,10 @@ a loss on spread). The game record ends with a ``#note forfeit ...`` line. The e
 restarted for the next game, and the match goes on.
 
 Resuming: games whose row exists are skipped, so an interrupted match (Ctrl-C, a killed
-job) continues where it stopped and never replays or overwrites a finished game. The same
+job) continues where it stopped and never replays or overwrites a finished game. Ctrl-C or
+SIGTERM kills the worker processes at once (a game in the middle is played again on resume),
+writes the games table of what finished and raises :class:`heuri.outdir.Interrupted`; pool
+workers die with the parent (:func:`heuri.outdir.worker_setup`). The same
 seed always gives the same games (players are deterministic; the endgame search has node
 limits, not time limits); only the ``ms_per_move`` columns vary.
 
@@ -287,6 +294,10 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
     from .players import make_player
     from .siu_client import EngineFailure
 
+    if per_process:  # a pool worker: the parent handles Ctrl-C; die with the parent
+        from ..core.outdir import worker_setup
+
+        worker_setup()
     _close_worker()
     pack = load_pack(lang)
     _W["pack"] = pack
@@ -297,7 +308,12 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
             kw = {"words": words, **dict((engines or {}).get(k) or {})}
             if engines_dir is not None:
                 tag = f".{os.getpid()}" if per_process else ""
-                kw.setdefault("stderr_path", Path(engines_dir) / f"{k}{tag}.stderr")
+                if "stderr_path" not in kw:
+                    from ..core.outdir import MARKER, claim
+
+                    if (Path(engines_dir).parent / MARKER).is_file():  # a file of the match folder
+                        claim(Path(engines_dir).parent, f"engines/{k}{tag}.stderr")
+                    kw["stderr_path"] = Path(engines_dir) / f"{k}{tag}.stderr"
             by_seat[k] = make_player(n, pack, siu_options=kw)
         else:
             if n not in shared:
@@ -375,18 +391,34 @@ def write_table(rows: list[dict], path: Path) -> None:
 
 
 def read_rows(out: Path) -> dict[tuple[int, int], dict]:
-    """Finished games in an output folder: (pair, seat) → row. Unreadable row files (none
-    should exist: rows are written atomically) raise MatchError naming the file."""
+    """Finished games in an output folder: (pair, seat) → row, from ``rows/NNNNN-S.json``.
+    Any other file in ``rows/`` is skipped with a warning naming it (a folder opened by
+    :func:`run_match` holds none: it refuses foreign files). A row file that does not parse
+    or lacks its game's ``pair``/``seat`` (none should exist: rows are written atomically)
+    raises MatchError naming the file."""
+    import re
+    import warnings
+
     done = {}
     d = Path(out) / "rows"
     if not d.is_dir():
         return done
-    for f in sorted(d.glob("*.json")):
+    for f in sorted(d.iterdir()):
+        if f.name.startswith(".") and f.name.endswith((".tmp", ".heuri-tmp")):
+            continue  # a temporary file of a writer (renamed when whole)
+        if not re.fullmatch(_ROW_NAME, f.name) or f.is_symlink() or not f.is_file():
+            warnings.warn(f"{f}: not a game row of heuri match (rows/NNNNN-S.json); skipped", stacklevel=2)
+            continue
         try:
             r = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise MatchError(f"{f}: unreadable game row ({e}); delete it to replay that game") from None
-        done[(int(r["pair"]), int(r["seat"]))] = r
+            gid = (int(r["pair"]), int(r["seat"]))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise MatchError(f"{f}: unreadable game row ({type(e).__name__}: {e}); delete it to replay that "
+                             f"game") from None
+        if f.name != f"{game_name(*gid)}.json":
+            raise MatchError(f"{f}: holds the row of game pair {gid[0]} seat {gid[1]}, not of its name; "
+                             f"delete it to replay that game")
+        done[gid] = r
     return done
 
 
@@ -431,18 +463,39 @@ def default_out(lang: str, p1: str, p2: str) -> Path:
     return Path("matches") / lang / f"{folder_name(p1)}-vs-{folder_name(p2)}"
 
 
-def _check_out(out: Path, meta: dict) -> None:
-    """Create ``out`` and check it is writable and holds no other match. Raises MatchError."""
+#: the command named in the output folder's marker (:mod:`heuri.outdir`)
+COMMAND = "heuri match"
+#: the files of a match folder (relative names), for folders written before output markers
+_LAYOUT = (r"match\.json|games\.parquet|shard-\d+\.parquet|rows/\d{5,}-[01]\.json|games/\d{5,}-[01]\.gcg"
+           r"|engines/[\w.+-]+\.stderr|(rows|games)/\..+\.tmp")
+#: the name of a row file
+_ROW_NAME = r"\d{5,}-[01]\.json"
+
+
+def _adopt(root: Path, names: list[str]):
+    """The files of a match folder written before output markers existed: a ``match.json``
+    naming a match, beside only the files a match writes (None when the folder is not one)."""
+    import re
+
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "rows").mkdir(exist_ok=True)
-        (out / "games").mkdir(exist_ok=True)
-        probe = out / f".probe.{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as e:
-        raise MatchError(f"cannot write match output to --out {str(out)!r} ({e.strerror or e}); "
-                         f"choose a writable folder with --out DIR") from None
+        old = json.loads((root / "match.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(old, dict) and all(k in old for k in ("lang", "p1", "p2", "seed"))):
+        return None
+    return names if all(re.fullmatch(_LAYOUT, n) for n in names) else None
+
+
+def _check_out(out: Path, meta: dict):
+    """Open ``out`` as the match's :class:`heuri.outdir.OutputFolder` (created, writable,
+    holding only files of ``heuri match``) and check it holds no other match; returns it.
+    Raises MatchError."""
+    from ..core.outdir import OutputFolder
+
+    try:
+        folder = OutputFolder.open(out, COMMAND, adopt=_adopt, what="match output")
+    except HeuriError as e:
+        raise MatchError(str(e)) from None
     mf = out / "match.json"
     if mf.is_file():
         try:
@@ -455,7 +508,8 @@ def _check_out(out: Path, meta: dict) -> None:
             raise MatchError(f"--out {str(out)!r} already holds another match ({what}); "
                              f"resume it with the same options or choose another --out")
     else:
-        write_atomic(mf, json.dumps(meta, indent=1, sort_keys=True) + "\n")
+        folder.write("match.json", json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    return folder
 
 
 def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int = 1, out=None,
@@ -478,6 +532,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
     ``out``, options for a seat that is not an external engine, a movetime below 1 ms),
     EngineError (unknown engine), PackError (no built pack for ``lang``).
     """
+    from ..core.outdir import interrupts_raise, is_interrupt
     from ..core.pack import load_pack
     from .players import check_endgame_budget, check_engine
 
@@ -512,7 +567,7 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
             "endgame": endgame_options or {}, "format": 1}
     if ident:  # external engines: their options and movetime are part of the match
         meta["engines"] = ident
-    _check_out(out, meta)
+    folder = _check_out(out, meta)
     engines_dir = str(out / "engines")
 
     ids = [(g // 2, g % 2) for g in range(first_game, first_game + games)]
@@ -523,85 +578,136 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
     def save(row, gcg):
         gid = (row["pair"], row["seat"])
         name = game_name(*gid)
-        write_atomic(out / "games" / f"{name}.gcg", gcg)
-        write_atomic(out / "rows" / f"{name}.json", json.dumps(row) + "\n")
+        folder.write(f"games/{name}.gcg", gcg)
+        folder.write(f"rows/{name}.json", json.dumps(row) + "\n")  # the row last: the game is done
         rows[gid] = row
 
     bar = None
     played = 0
+    interrupted = False
     try:
-        if todo:
-            names = (p1, p2)
-            if progress:
-                from tqdm import tqdm
+        with interrupts_raise():
+            if todo:
+                names = (p1, p2)
+                if progress:
+                    from tqdm import tqdm
 
-                bar = tqdm(total=len(ids), initial=len(ids) - len(todo), unit="game",
-                           desc=f"{lang} {p1} vs {p2}", dynamic_ncols=True)
+                    bar = tqdm(total=len(ids), initial=len(ids) - len(todo), unit="game",
+                               desc=f"{lang} {p1} vs {p2}", dynamic_ncols=True)
 
-            def tick():
-                if bar is not None:
-                    res = [r["result_p1"] for r in rows.values()]
-                    bar.set_postfix_str(f"{p1} win {100 * sum(res) / len(res):.1f}%")
-                    bar.update(1)
+                def tick():
+                    if bar is not None:
+                        res = [r["result_p1"] for r in rows.values()]
+                        bar.set_postfix_str(f"{p1} win {100 * sum(res) / len(res):.1f}%")
+                        bar.update(1)
 
-            if jobs == 1:
                 try:
-                    _init_worker(lang, names, endgame_options, check_words, engines, engines_dir)
-                    for pair, seat in todo:
-                        row, gcg = _worker_game(p1, p2, seed, pair, seat)
-                        save(row, gcg)
-                        played += 1
-                        tick()
-                finally:
-                    _close_worker()
-            else:
-                import multiprocessing as mp
-                from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-                from concurrent.futures.process import BrokenProcessPool
-
-                ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-                with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                                         initargs=(lang, names, endgame_options, check_words, engines,
-                                                   engines_dir, True)) as ex:
-                    # keep a few games queued per worker; submit in game order
-                    it = iter(todo)
-                    pending = set()
-                    try:
-                        for _ in range(2 * jobs):
-                            gid = next(it, None)
-                            if gid is not None:
-                                pending.add(ex.submit(_worker_game, p1, p2, seed, *gid))
-                        while pending:
-                            fin, pending = wait(pending, return_when=FIRST_COMPLETED)
-                            for f in fin:
-                                save(*f.result())
+                    if jobs == 1:
+                        try:
+                            _init_worker(lang, names, endgame_options, check_words, engines, engines_dir)
+                            for pair, seat in todo:
+                                row, gcg = _worker_game(p1, p2, seed, pair, seat)
+                                save(row, gcg)
                                 played += 1
                                 tick()
-                                gid = next(it, None)
-                                if gid is not None:
-                                    pending.add(ex.submit(_worker_game, p1, p2, seed, *gid))
-                    except BrokenProcessPool:
-                        raise MatchError(
-                            f"a worker process died in the middle of a game (killed, out of memory or a crash); "
-                            f"the {played} games finished in this run are saved in {str(out)!r}: run the same "
-                            f"command again to resume") from None
-                    except BaseException:
-                        for f in pending:
-                            f.cancel()
+                        finally:
+                            _close_worker()
+                    else:
+                        played = _play_pool(todo, jobs, (lang, names, endgame_options, check_words, engines,
+                                                         engines_dir, True), (p1, p2, seed), save, tick, out)
+                except BaseException as e:
+                    if not is_interrupt(e):
                         raise
+                    interrupted = True
+                    played = sum(1 for gid in todo if gid in rows)
     finally:
         if bar is not None:
             bar.close()
         # whatever happened, the table reflects every finished game
         if table is not None:
             if rows:
-                write_table(list(rows.values()), Path(table))
+                _write_table_to(folder, list(rows.values()), Path(table))
         else:
             alld = read_rows(out)
             if alld:
-                write_table(list(alld.values()), out / "games.parquet")
+                folder.write_with("games.parquet", lambda tmp: _write_parquet(list(alld.values()), tmp))
+    if interrupted:
+        from ..core.outdir import Interrupted
+
+        where = table or out / "games.parquet"
+        e = Interrupted(f"interrupted: {len(rows)} of {len(ids)} games finished ({played} in this run); "
+                        f"table: {where}; run the same command again to resume")
+        e.result = MatchResult([rows[g] for g in ids if g in rows],
+                               summarise([rows[g] for g in ids if g in rows]) if rows else None, out, played)
+        raise e
     ordered = [rows[gid] for gid in ids]
     return MatchResult(ordered, summarise(ordered), out, played)
+
+
+def _write_parquet(rows: list[dict], path) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(rows_table(rows), path)
+
+
+def _write_table_to(folder, rows: list[dict], table: Path) -> None:
+    """``--table PATH``: inside the match folder, a file of the folder (listed in its marker);
+    elsewhere, the file the user named, written atomically (a link there is replaced, never
+    written through)."""
+    try:  # the folder part resolved, the name not: a link named --table is not followed
+        rel = (table.parent.resolve() / table.name).relative_to(folder.root.resolve())
+    except ValueError:
+        rel = None
+    if rel is not None:
+        folder.write_with(rel.as_posix(), lambda tmp: _write_parquet(rows, tmp))
+    else:
+        write_table(rows, table)
+
+
+def _play_pool(todo, jobs: int, initargs: tuple, match: tuple, save, tick, out: Path) -> int:
+    """Play the games ``todo`` in ``jobs`` worker processes; ``save(row, gcg)`` each finished
+    one in this process. Returns the games played. On any exception (Ctrl-C, SIGTERM through
+    :func:`heuri.outdir.interrupts_raise`) the workers are killed at once (a game in the middle
+    has nothing to save) before it propagates; a dead worker is a MatchError."""
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..core.outdir import kill_workers, pool_children
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    before = pool_children()
+    ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker, initargs=initargs)
+    played = 0
+    try:
+        # keep a few games queued per worker; submit in game order
+        it = iter(todo)
+        pending = set()
+        for _ in range(2 * jobs):
+            gid = next(it, None)
+            if gid is not None:
+                pending.add(ex.submit(_worker_game, *match, *gid))
+        while pending:
+            fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in fin:
+                save(*f.result())
+                played += 1
+                tick()
+                gid = next(it, None)
+                if gid is not None:
+                    pending.add(ex.submit(_worker_game, *match, *gid))
+    except BrokenProcessPool:
+        kill_workers(before, ex)
+        raise MatchError(
+            f"a worker process died in the middle of a game (killed, out of memory or a crash); "
+            f"the {played} games finished in this run are saved in {str(out)!r}: run the same "
+            f"command again to resume") from None
+    except BaseException:
+        kill_workers(before, ex)
+        raise
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+    return played
 
 
 # -- summary -----------------------------------------------------------------------------------
@@ -766,11 +872,19 @@ def cli_match(args) -> int:
     """``heuri match``: play, then print the summary table (rich) of the requested games."""
     from rich.console import Console
 
-    res = run_match(args.lang, args.p1, args.p2, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
-                    first_game=args.first_game, table=args.table, progress=not args.quiet,
-                    endgame_options=endgame_options_from(args), check_words=not args.no_check,
-                    engines=engines_from(args))
+    from ..core.outdir import Interrupted
+
     con = Console()
+    try:
+        res = run_match(args.lang, args.p1, args.p2, args.games, seed=args.seed, jobs=args.jobs, out=args.out,
+                        first_game=args.first_game, table=args.table, progress=not args.quiet,
+                        endgame_options=endgame_options_from(args), check_words=not args.no_check,
+                        engines=engines_from(args))
+    except Interrupted as e:  # the summary of the games finished, then the interrupt
+        part = getattr(e, "result", None)
+        if part is not None and part.summary is not None:
+            con.print(summary_table(part.summary))
+        raise
     con.print(summary_table(res.summary))
     where = args.table or res.out / "games.parquet"
     con.print(f"{res.played} games played now, {len(res.rows) - res.played} already in {res.out}; "

@@ -45,6 +45,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..core.bounds import BoundsError, check_float, excerpt
 from ..core.errors import HeuriError
 from ..eval.engines import ENGINES as REGISTRY
 
@@ -78,6 +79,12 @@ MATCH_WIDE_LIMITS: dict = {"width": 12, "max_generations": 1500, "max_nodes": 20
 #: move-list budget becomes the same number, so the nodes bind); ``wide=0``, no width-limited
 #: second step (the exact step's move of its last completed depth is played)
 ENDGAME_OPTIONS = ("exact_nodes", "wide")
+#: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
+#: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
+#: any useful weight; the evaluators check their own signs)
+OPTION_MAX = 1e6
+OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "k": (0, 1000), "top": (0, 100_000),
+                 "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
 
 
 @runtime_checkable
@@ -99,8 +106,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
     class to stay reproducible: its name says what it is; a pre-endgame engine
     (``heuri4-peg@exact_nodes=300000,wide=0``) takes its evaluator's options, which its
     pre-endgame search uses too. Raises EngineError for an unknown base, an engine without
-    options (greedy, SIU), an option the evaluator does not take or a value that is not a
-    number.
+    options (greedy, SIU), an option the evaluator does not take, a value that is not a
+    finite number or one outside :data:`OPTION_BOUNDS` (±:data:`OPTION_MAX` by default).
 
     >>> parse_engine("heuri4@offset=35,opponent=0.5")
     ('heuri4', {'offset': 35.0, 'opponent': 0.5})
@@ -111,7 +118,7 @@ def parse_engine(name: str) -> tuple[str, dict]:
 
     base, sep, rest = name.partition("@")
     if base not in ENGINES:
-        raise EngineError(f"unknown engine {base!r}; choose one of {', '.join(sorted(ENGINES))}")
+        raise EngineError(f"unknown engine {excerpt(base)!r}; choose one of {', '.join(sorted(ENGINES))}")
     if not sep:
         return base, {}
     evaluator, endgame = ENGINES[base]
@@ -130,15 +137,30 @@ def parse_engine(name: str) -> tuple[str, dict]:
     for item in rest.split(","):
         key, eq, value = item.partition("=")
         if key not in allowed or not eq:
-            what = f"unknown option {key!r}" if key not in allowed else f"option {key!r} needs a value"
-            raise EngineError(f"engine {name!r}: {what}; {base} takes "
+            what = f"unknown option {excerpt(key)!r}" if key not in allowed else f"option {key!r} needs a value"
+            raise EngineError(f"engine {excerpt(name)!r}: {what}; {base} takes "
                               f"{', '.join(k + '=NUMBER' for k in allowed)}")
         try:
-            opts[key] = float(value)
+            float(value)
         except ValueError:
-            raise EngineError(f"engine {name!r}: option {key} needs a number, got {value!r}") from None
+            raise EngineError(f"engine {excerpt(name)!r}: option {key} needs a number, "
+                              f"got {excerpt(value, 40)!r}") from None
+        lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
+        try:  # NaN and the infinities parse as floats: refused here (the message gives the range)
+            opts[key] = check_float(value, f"option {key}", -float("inf"), float("inf"))
+        except BoundsError:
+            try:
+                check_float(value, f"option {key}", lo, hi)
+            except BoundsError as e:
+                raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
     if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
-        raise EngineError(f"engine {name!r}: exact_nodes must be at least 1 and wide 0 or 1")
+        raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
+    for key, x in opts.items():
+        lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
+        try:
+            check_float(x, f"option {key}", lo, hi)
+        except BoundsError as e:
+            raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
     return base, opts
 
 
@@ -174,7 +196,7 @@ def check_endgame_budget(name: str, endgame_options: dict | None) -> None:
 def check_engine(name: str) -> str:
     """Return ``name`` if it is a known engine (with valid options, see
     :func:`parse_engine`), else raise EngineError naming the known ones."""
-    if name.startswith("siu:") and name[4:].strip():  # SIU hook (issue 6): an external engine
+    if name.startswith("siu:") and name[4:].strip():  # SIU hook: an external engine
         return name
     parse_engine(name)
     return name
@@ -311,7 +333,7 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     ``grace_s``, ``words`` (default ``pack.words``; None checks board and rack only));
     its ``choose`` raises :class:`heuri.siu_client.EngineFailure` (a forfeit), and it has
     ``close()``."""
-    if name.startswith("siu:"):  # SIU hook (issue 6)
+    if name.startswith("siu:"):  # SIU hook
         from .siu_client import make_siu_player
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only

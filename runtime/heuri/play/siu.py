@@ -40,7 +40,14 @@ Protocol decisions (where the draft leaves room):
   usually done long before). ``infinite`` holds the ``bestmove`` until ``stop`` even when the
   work is done, as in UCI; with ``infinite`` a ``movetime`` is ignored and says so.
 - Parameters heuri cannot honour in the chosen mode answer ``info string ignored <param>``
-  before the provenance line.
+  before the provenance line. A number beyond heuri's limits (:data:`GO_LIMITS`: ``depth``
+  at most 64, ``movetime`` at most an hour, ...) is brought to the limit and answered
+  ``info string capped <param> <value> (asked <value>)`` there too: never dropped silently,
+  never an allocation sized by a number from the wire.
+- Input is bounded: a line longer than :data:`MAX_LINE` characters is read to its end and
+  dropped, answered ``info string error line-too-long ...`` (heuri's own code). An error
+  line quotes what it was sent as a short excerpt (:func:`heuri.bounds.excerpt`: at most
+  :data:`EXCERPT` characters of a token, control characters escaped), never the raw line.
 - If the engine fails inside a search (a bug), it answers ``info string error internal
   <reason>`` and still ends the ``go`` with exactly one ``bestmove`` (``pass``).
 - ``quit`` stops a running search, lets it print its ``bestmove``, and exits with status 0
@@ -61,6 +68,7 @@ from typing import Callable, Iterable, TextIO
 
 from ..eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
 from ..core.version import __version__
+from ..core.bounds import excerpt
 from ..core.errors import HeuriError
 
 ENGINE_NAME = "heuri"
@@ -71,7 +79,21 @@ GO_PARAMS = {"searchmoves": -1, "alsosearchmoves": -1, "depth": 1, "iterations":
              "movetime": 1, "stopcondition": 1, "firstwin": 0, "useinference": 0,
              "threads": 1, "infinite": 0}
 ERROR_CODES = ("unknown-command", "bad-position", "bad-move", "unsupported-mode", "no-position",
-               "bad-option", "internal")
+               "bad-option", "internal", "line-too-long")
+#: the bounds of the numeric go parameters, (least, most): a value outside is brought to the
+#: bound and answered ``info string capped``. ``depth``: placements along a line of the
+#: endgame search (two racks hold at most 14 tiles, each placement uses one or more: 64 is
+#: beyond any real need); ``movetime``: an hour, in ms; the others are parsed, not used
+GO_LIMITS = {"depth": (1, 64), "movetime": (0, 3_600_000), "iterations": (1, 10 ** 9),
+             "threads": (1, 1024), "stopcondition": (0, 100)}
+#: the longest input line read (characters); a position with a long move list is a few
+#: thousand
+MAX_LINE = 65_536
+#: the most characters of input an error line quotes
+EXCERPT = 80
+#: the most characters of an error line's text (messages of the engine's own errors may
+#: quote more than one excerpt)
+ERROR_TEXT = 400
 
 
 class SiuError(HeuriError):
@@ -123,20 +145,21 @@ class OptionDecl:
             try:
                 v = int(value)
             except ValueError:
-                raise SiuError("bad-option", f"{self.name} {value!r}: expected an integer "
+                raise SiuError("bad-option", f"{self.name} {excerpt(value, EXCERPT)!r}: expected an integer "
                                              f"from {self.min} to {self.max}") from None
             if (self.min is not None and v < self.min) or (self.max is not None and v > self.max):
-                raise SiuError("bad-option", f"{self.name} {v}: out of range {self.min}..{self.max}")
+                raise SiuError("bad-option", f"{self.name} {excerpt(str(v), 24)}: out of range {self.min}..{self.max}")
             return v
         if self.type == "check":
             if value.lower() not in ("true", "false"):
-                raise SiuError("bad-option", f"{self.name} {value!r}: expected true or false")
+                raise SiuError("bad-option", f"{self.name} {excerpt(value, EXCERPT)!r}: expected true or false")
             return value.lower() == "true"
         if self.type == "combo":
             for v in self.var:
                 if v.lower() == value.lower():
                     return v
-            raise SiuError("bad-option", f"{self.name} {value!r}: expected one of {' '.join(self.var)}")
+            raise SiuError("bad-option", f"{self.name} {excerpt(value, EXCERPT)!r}: expected one of "
+                                         f"{' '.join(self.var)}")
         return value
 
 
@@ -165,7 +188,9 @@ class GoParams:
     in the order they appeared (for ``info string ignored``); ``movetime_ms``, ``depth``,
     ``iterations``, ``threads``, ``stopcondition``: ints or None; ``searchmoves``,
     ``alsosearchmoves``: move texts; ``infinite``, ``firstwin``, ``useinference``: flags;
-    ``unknown``: tokens that are no parameter (ignored, per the draft)."""
+    ``unknown``: tokens that are no parameter (ignored, per the draft); ``bad``: numeric
+    parameters without a whole number ≥ 0; ``capped``: ``(name, asked, used)`` for the
+    numbers brought within :data:`GO_LIMITS`."""
 
     mode: str = "auto"
     given: list[str] = field(default_factory=list)
@@ -181,6 +206,7 @@ class GoParams:
     useinference: bool = False
     unknown: list[str] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
+    capped: list[tuple] = field(default_factory=list)
 
 
 def parse_go(tokens: list[str]) -> GoParams:
@@ -188,11 +214,15 @@ def parse_go(tokens: list[str]) -> GoParams:
 
     The mode may stand anywhere (first by convention). A numeric parameter whose value is
     missing or not an integer is recorded in ``bad`` (and answered ``info string ignored``);
+    one outside :data:`GO_LIMITS` is brought to the bound and recorded in ``capped``;
     unknown tokens go to ``unknown``. Move lists run until the next parameter name.
 
     >>> g = parse_go("gen movetime 500 searchmoves 8D.ZA pass depth 2 frob".split())
     >>> g.mode, g.movetime_ms, g.searchmoves, g.depth, g.unknown
     ('gen', 500, ['8D.ZA', 'pass'], 2, ['frob'])
+    >>> g = parse_go("endgame depth 999999999".split())
+    >>> g.depth, g.capped
+    (64, [('depth', 999999999, 64)])
     """
     g = GoParams()
     i = 0
@@ -230,8 +260,12 @@ def parse_go(tokens: list[str]) -> GoParams:
                 g.given.pop()
                 i += 1 if val is None or val.lower() in GO_PARAMS else 2
                 continue
+            lo, hi = GO_LIMITS.get(tl, (0, None))
+            used = max(lo, v if hi is None else min(v, hi))
+            if used != v:
+                g.capped.append((tl, v, used))
             attr = "movetime_ms" if tl == "movetime" else tl
-            setattr(g, attr, v)
+            setattr(g, attr, used)
             i += 2
     return g
 
@@ -262,7 +296,7 @@ def split_position(tokens: list[str]) -> tuple[str, list[str], str | None]:
     for k, m in enumerate(moves):
         if m.lower().startswith("rack."):
             if k != len(moves) - 1:
-                raise SiuError("bad-move", f"{m!r}: rack.<tiles> may only be the last token of 'moves'")
+                raise SiuError("bad-move", f"{excerpt(m, EXCERPT)!r}: rack.<tiles> may only be the last token of 'moves'")
             rack = m[5:]
             moves = moves[:k]
             break
@@ -395,7 +429,9 @@ class SiuServer:
                 self.log.flush()
 
     def error(self, code: str, text: str) -> None:
-        self.say(f"info string error {code} {text}".rstrip())
+        """``info string error <code> <text>``; the text goes out printable and at most
+        :data:`ERROR_TEXT` characters long, whatever it quotes."""
+        self.say(f"info string error {code} {excerpt(text, ERROR_TEXT)}".rstrip())
 
     @property
     def searching(self) -> bool:
@@ -416,6 +452,13 @@ class SiuServer:
         disp.start()
         for raw in iter(inp.readline, ""):
             line = raw.rstrip("\r\n")
+            if len(line) > MAX_LINE:  # read to its end by BoundedInput when from serve()
+                if self.log is not None:
+                    with self._lock:
+                        self.log.write(f"> {excerpt(line, EXCERPT)} [a line over {MAX_LINE} characters]\n")
+                self.error("line-too-long", f"a line of more than {MAX_LINE:,} characters was ignored: "
+                                            f"{excerpt(line, EXCERPT)}")
+                continue
             if self.log is not None:
                 with self._lock:
                     self.log.write("> " + line + "\n")
@@ -470,7 +513,7 @@ class SiuServer:
         cmd, args = tokens[0], tokens[1:]
         handler = getattr(self, f"_cmd_{cmd}", None)
         if handler is None:
-            self.error("unknown-command", cmd)
+            self.error("unknown-command", excerpt(cmd, EXCERPT))
             return True
         try:
             return handler(args) is not False
@@ -507,7 +550,7 @@ class SiuServer:
         name, value = parse_setoption(args)
         decl = self._decls.get(name.lower())
         if decl is None:
-            self.say(f"info string ignored setoption {name}: no such option")
+            self.say(f"info string ignored setoption {excerpt(name, EXCERPT)}: no such option")
             return
         decl.check(value)
         for msg in self.backend.set_option(decl.name, value):
@@ -568,6 +611,9 @@ class SiuServer:
                 ignored.append("movetime")
             for p in dict.fromkeys(ignored + params.bad):
                 self.say(f"info string ignored {p}")
+            for p, asked, used in params.capped:
+                if p in honoured and p not in ignored:
+                    self.say(f"info string capped {p} {used} (asked {excerpt(str(asked), 24)}; heuri's limit)")
             self.say("info string provenance " + self.backend.provenance(position))
             for note in getattr(position, "notes", ()):
                 self.say(f"info string {note}")
@@ -585,13 +631,33 @@ class SiuServer:
 
 
 # -- entry point ------------------------------------------------------------------------------
+class BoundedInput:
+    """A text stream read a line at a time, never more than ``limit`` + 1 characters of a
+    line at once: a longer line comes back as its first ``limit`` + 1 characters (so that
+    :meth:`SiuServer.run` sees it is too long and refuses it) and the rest of it is read
+    and dropped, so a front end sending megabytes without a newline costs no memory."""
+
+    def __init__(self, inp: TextIO, limit: int = MAX_LINE):
+        self.inp = inp
+        self.limit = limit
+
+    def readline(self) -> str:
+        line = self.inp.readline(self.limit + 1)
+        if len(line) <= self.limit or line.endswith("\n"):
+            return line
+        while True:  # the rest of the line, dropped
+            rest = self.inp.readline(self.limit)
+            if not rest or rest.endswith("\n"):
+                return line
+
+
 def serve(backend: Backend, inp: TextIO | None = None, out: TextIO | None = None,
           log: TextIO | None = None) -> int:
     """Run an SIU session on ``inp``/``out`` (default: the process's stdin/stdout, read
     as UTF-8 with ``\\r\\n`` accepted). While it runs ``sys.stdout`` points at stderr so
     that nothing but protocol lines reaches the front end."""
     if inp is None:
-        inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None)
+        inp = BoundedInput(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline=None))
     if out is None:
         out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n", line_buffering=True)
     saved = sys.stdout
@@ -700,7 +766,7 @@ class HeuriBackend(Backend):
                 pack = load_pack(code)
             except HeuriError as e:
                 keep = self._pack.id if self._pack is not None else self.lexicon
-                raise SiuError("bad-option", f"Lexicon {want!r}: {e}; keeping {keep}") from None
+                raise SiuError("bad-option", f"Lexicon {excerpt(want, EXCERPT)!r}: {e}; keeping {keep}") from None
             self._pack, self.lexicon = pack, code
             self._players = {}
             return []
@@ -709,13 +775,12 @@ class HeuriBackend(Backend):
         elif name == "BestN":
             self.best_n = int(value)
         elif name == "K":
+            from ..core.bounds import BoundsError, check_float
+
             try:
-                k = float(value)
-            except ValueError:
-                raise SiuError("bad-option", f"K {value!r}: expected a number (the paper's k = 2.5)") from None
-            if not (k >= 0 and k < 1e6):
-                raise SiuError("bad-option", f"K {value!r}: expected a number from 0 up")
-            self.k = k
+                self.k = check_float(value, "K", 0, 1000)
+            except BoundsError as e:
+                raise SiuError("bad-option", f"{e} (the paper's k = 2.5)") from None
         elif name == "Candidates":
             self.candidates = int(value)
         elif name == "Endgame":
@@ -806,7 +871,7 @@ class HeuriBackend(Backend):
         from ..core.move import Exchange
 
         spec = pos.spec
-        where = f"moves[{i + 1}] {text!r}"
+        where = f"moves[{i + 1}] {excerpt(text, EXCERPT)!r}"
         if pos.over:
             raise SiuError("bad-move", f"{where}: the game is already over")
         s = pos.to_move
@@ -878,14 +943,15 @@ class HeuriBackend(Backend):
         try:
             ids = parse_rack(text, spec, what="rack.")
         except MoveError as e:
-            raise SiuError("bad-move", f"rack.{text}: {e}") from None
+            raise SiuError("bad-move", f"rack.{excerpt(text, EXCERPT)}: {e}") from None
         s = pos.to_move
         want = np.bincount(np.asarray(ids, dtype=np.int64), minlength=spec.n_kinds).astype(np.int64)
         bag = pos.bag + pos.racks[s]
         hidden = list(pos.hidden)
         hidden[s] = 0
         if (want > bag).any() or len(ids) > spec.rack_size or int((bag - want).sum()) < sum(hidden):
-            raise SiuError("bad-move", f"rack.{text}: these tiles are not all unseen by the player to move")
+            raise SiuError("bad-move", f"rack.{excerpt(text, EXCERPT)}: these tiles are not all unseen by the player "
+                                       f"to move")
         racks = tuple(want if i == s else r for i, r in enumerate(pos.racks))
         return dataclasses.replace(pos, racks=racks, bag=bag - want, hidden=tuple(hidden))
 
@@ -1001,7 +1067,7 @@ class HeuriBackend(Backend):
             want = self._canonical(sp, params.searchmoves, emit)
             order = [i for i in order if texts[i] in want]
             if not order:
-                raise SiuError("bad-move", "searchmoves: none of " + " ".join(params.searchmoves)
+                raise SiuError("bad-move", "searchmoves: none of " + excerpt(" ".join(params.searchmoves), EXCERPT)
                                + " is a legal move here")
         show = order[:self.candidates]
         if params.alsosearchmoves:
@@ -1025,14 +1091,18 @@ class HeuriBackend(Backend):
                     m = board.canonical(m)
                 out.add(m.siu(spec, board))
             except (MoveError, HeuriError) as e:
-                emit(f"info string error bad-move {t}: {e}")
+                emit(f"info string error bad-move {excerpt(f'{t}: {e}', ERROR_TEXT)}")
         return out
 
-    def _endgame_search(self, pack, stop, max_depth: int | None = None, match_limits: bool = False):
+    def _endgame_search(self, pack, stop, max_depth: int | None = None, match_limits: bool = False,
+                        clock: tuple | None = None):
         """The exact endgame solver, stopped by SIU ``stop`` (the server also sets it when
         ``movetime`` runs out); ``match_limits``: the match players' node limits (``go
-        auto``), else the solver's own (``go endgame``: exact unless stopped)."""
-        from ..search.endgame import EndgameSearch
+        auto``), else the solver's own (``go endgame``: exact unless stopped). ``clock``:
+        ``(seconds,)`` of ``movetime``, or ``(None,)`` for ``infinite``: the node and
+        move-list limits grow with the time (:func:`heuri.endgame.time_budget`), so that
+        the clock (or ``stop``), not the untimed default of a million nodes, ends the search."""
+        from ..search.endgame import EndgameSearch, time_budget
         from .players import MATCH_EXACT_LIMITS, MATCH_WIDE_LIMITS, TwoStepEndgame
 
         kw = {} if max_depth is None else {"max_depth": max_depth}
@@ -1043,8 +1113,21 @@ class HeuriBackend(Backend):
                 es._stop = stop.is_set
             return TwoStepEndgame(*steps)
         es = EndgameSearch(pack, **kw)
+        if clock is not None:
+            budget = time_budget(clock[0], "compiled" if es.compiled and es._gen.fast else "python")
+            es.max_nodes, es.max_generations = budget["max_nodes"], budget["max_generations"]
         es._stop = stop.is_set
         return es
+
+    @staticmethod
+    def _clock(params) -> tuple | None:
+        """``(seconds,)`` of a ``go``'s ``movetime``, ``(None,)`` for ``infinite``, None
+        without a clock (see :meth:`_endgame_search`)."""
+        if params.infinite:
+            return (None,)
+        if params.movetime_ms is not None:
+            return (max(params.movetime_ms, 1) / 1000.0,)
+        return None
 
     def _emit_endgame(self, sp, res, emit) -> None:
         spec, board = sp.pack.spec, sp.position.board
@@ -1055,13 +1138,15 @@ class HeuriBackend(Backend):
         emit(f"info endgame depth {res.depth} score spread {res.value:+d} nodes {res.nodes} "
              f"exact {'true' if res.exact else 'false'} pv {' '.join(pv)}")
         if not res.exact:
+            why = {"stop": "stopped by movetime or stop", "time": "the clock ran out",
+                   "nodes": "stopped by the node limit", "move lists": "stopped by the move-list limit"}
             emit(f"info string endgame value not exact: a horizon estimate at depth {res.depth} "
-                 + ("(the search was stopped)" if res.stopped else "(the limits allowed no deeper search)"))
+                 f"({why.get(res.stopped_by, 'the search was stopped') if res.stopped else 'the limits allowed no deeper search'})")
 
     def _endgame(self, sp, params, stop, emit) -> str:
         from .players import GreedyPlayer
 
-        search = self._endgame_search(sp.pack, stop, params.depth)
+        search = self._endgame_search(sp.pack, stop, params.depth, clock=self._clock(params))
         res = search.search(sp.position)
         if res is None:
             emit("info string endgame search stopped before depth 1; playing the top-scoring move")
@@ -1083,7 +1168,8 @@ class HeuriBackend(Backend):
             # match players' fixed budget, so that go auto answers the same way every time
             # (and plays the game an in-process match player plays)
             timed = self.endgame_clock and (params.movetime_ms is not None or params.infinite)
-            inner = self._endgame_search(pack, stop, match_limits=not timed)
+            inner = self._endgame_search(pack, stop, match_limits=not timed,
+                                         clock=self._clock(params) if timed else None)
 
             class _Recording:
                 def search(self, position):

@@ -1,7 +1,7 @@
 """Exact endgame solver: with the bag empty both racks are known, so the rest of the game is
 a two-player game of perfect information; solve it.
 
-Why (issues 5 and 11; HEURI.md): with an empty bag Heuri's e(L) is 0 for every leave, so
+Why (docs/method.md): with an empty bag Heuri's e(L) is 0 for every leave, so
 every heuri evaluator would play greedily and throw away games that are won by going out in
 two moves, by blocking, or by not getting stuck with a high tile.
 
@@ -92,13 +92,54 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _MASK = (1 << 64) - 1
 
 
+#: positions and move lists a second of search that a time limit buys (:func:`time_budget`),
+#: for the Python search (:meth:`EndgameSearch.search_py`, which :meth:`EndgameSearch.analyse`
+#: and ``heuri endgame`` use) and the compiled one (:meth:`EndgameSearch.search`): about twice
+#: the pace each keeps on an idle reference machine (1,000,000 positions in about 10 s and
+#: 3 s), so that on a timed search the clock, not a count, is the limit that binds
+PACE = {"python": (200_000, 20_000), "compiled": (700_000, 70_000)}
+#: the most nodes and move lists :func:`time_budget` gives: the Python search's tables and
+#: move lists grow with the positions it visits (measured: 300,000 positions of a 14-tile
+#: Spanish endgame, +382 MB, about 1.3 KB each), so a long time limit stops at 2,000,000
+#: positions (about 2.6 GB) and says so; the compiled search's arrays are sized with fixed
+#: caps whatever the counts
+BUDGET_CAP = {"python": (2_000_000, 200_000), "compiled": (10 ** 12, 10 ** 11)}
+#: the limits of an untimed search (:class:`EndgameSearch`'s defaults)
+DEFAULT_NODES, DEFAULT_GENERATIONS = 1_000_000, 100_000
+
+
+def time_budget(seconds: float | None, search: str = "python") -> dict:
+    """The node and move-list limits (:class:`EndgameSearch` keywords ``max_nodes`` and
+    ``max_generations``) for a search of ``seconds`` (None: until stopped): the search's
+    pace (:data:`PACE`) times the seconds, never below the untimed defaults and never above
+    :data:`BUDGET_CAP`. ``search``: "python" or "compiled". Raises ValueError for a time
+    that is not a finite positive number.
+
+    >>> time_budget(8)
+    {'max_nodes': 1600000, 'max_generations': 160000}
+    >>> time_budget(3600)
+    {'max_nodes': 2000000, 'max_generations': 200000}
+    >>> time_budget(1, "compiled")
+    {'max_nodes': 1000000, 'max_generations': 100000}
+    """
+    cap_n, cap_g = BUDGET_CAP[search]
+    if seconds is None:
+        return {"max_nodes": cap_n, "max_generations": cap_g}
+    if not (isinstance(seconds, (int, float)) and 0 < seconds < float("inf")):
+        raise EndgameError(f"endgame search: time limit {seconds!r}: give a finite number of seconds above 0")
+    rate_n, rate_g = PACE[search]
+    return {"max_nodes": int(min(cap_n, max(DEFAULT_NODES, rate_n * seconds))),
+            "max_generations": int(min(cap_g, max(DEFAULT_GENERATIONS, rate_g * seconds)))}
+
+
 class EndgameError(HeuriError):
     """An endgame search was asked for a position it cannot search: tiles in the bag, an
     unknown rack, or racks and board that need more tiles than the set holds."""
 
 
 class _OutOfBudget(Exception):
-    """Raised inside the search when a node, generation or time limit is reached."""
+    """Raised inside the search when a node, generation or time limit is reached; its
+    argument names the limit ("nodes", "move lists", "time", "stop")."""
 
 
 @dataclass
@@ -116,7 +157,8 @@ class EndgameResult:
       ``nodes``, ``generations``: positions visited and move-generator calls spent;
       ``seconds``: wall time; ``pv``: the principal variation (both players' moves, the
       chosen move first; to the end of the game when ``exact``);
-    - ``stopped``: a limit stopped a deeper iteration.
+    - ``stopped``: a limit stopped a deeper iteration; ``stopped_by``: which one ("nodes",
+      "move lists", "time", "stop": SIU ``stop`` or its ``movetime``), "" when none did.
     """
 
     move: object
@@ -129,6 +171,7 @@ class EndgameResult:
     pv: list = field(default_factory=list)
     seconds: float = 0.0
     stopped: bool = False
+    stopped_by: str = ""
 
 
 @dataclass
@@ -268,9 +311,11 @@ class _Watch:
 
     def __init__(self, flag, deadline, stop):
         self.flag, self.deadline, self.stop = flag, deadline, stop
+        self.why = ""  # "time" or "stop": what set the flag last
 
     def __call__(self, fn, *args):
         self.flag[0] = 0
+        self.why = ""
         if self.deadline is None and self.stop is None:
             return fn(*args)
         out: list = []
@@ -285,9 +330,10 @@ class _Watch:
         th.start()
         while th.is_alive():
             th.join(0.002)
-            if (self.deadline is not None and time.perf_counter() > self.deadline) or (
-                    self.stop is not None and self.stop()):
-                self.flag[0] = 1
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                self.flag[0], self.why = 1, "time"
+            elif self.stop is not None and self.stop():
+                self.flag[0], self.why = 1, "stop"
         ok, val = out[0]
         if not ok:
             raise val
@@ -340,8 +386,19 @@ class EndgameSearch:
     #: these bounds; when it fills, an iteration forgets the lists and starts again once
     ARENA_MIN, ARENA_MAX = 262_144, 4_000_000
 
-    def __init__(self, pack, max_nodes: int = 1_000_000, max_generations: int = 100_000,
+    def __init__(self, pack, max_nodes: int = DEFAULT_NODES, max_generations: int = DEFAULT_GENERATIONS,
                  time_limit: float | None = None, width: int | None = None, max_depth: int = 30):
+        from ..core.bounds import check_float, check_int
+
+        # limits come from users (heuri endgame, SIU go, engine names): whole, finite, in range
+        max_nodes = check_int(max_nodes, "endgame search: max_nodes", 0, BUDGET_CAP["compiled"][0])
+        max_generations = check_int(max_generations, "endgame search: max_generations", 0,
+                                    BUDGET_CAP["compiled"][1])
+        max_depth = check_int(max_depth, "endgame search: max_depth", 1, 1000)
+        if time_limit is not None:
+            time_limit = check_float(time_limit, "endgame search: time_limit", 0, 10 ** 7, lo_open=True)
+        if width is not None:
+            width = check_int(width, "endgame search: width", 1, 10 ** 6)
         self.pack = pack
         self.spec = pack.spec
         self.values = np.asarray(self.spec.value_vector(), dtype=np.int64)
@@ -375,6 +432,7 @@ class EndgameSearch:
         self._nodes = 0
         self._gens = 0
         self._stale_cuts = 0
+        self._stopped_by = ""
 
     def _rack_hash(self, rack: np.ndarray) -> int:
         return int(np.bitwise_xor.reduce(self.zrack[np.arange(self.L + 1), rack]))
@@ -396,9 +454,9 @@ class EndgameSearch:
                 ml.expand(self)
             return ml
         if self._gens >= self.max_generations:
-            raise _OutOfBudget
+            raise _OutOfBudget("move lists")
         if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise _OutOfBudget
+            raise _OutOfBudget("time")
         self._gens += 1
         # placements only (an exchange needs tiles in the bag; the pass is the search's own
         # child); the cross-checks of the board are kept by its hash
@@ -432,12 +490,12 @@ class EndgameSearch:
     def _tick(self):
         self._nodes += 1
         if self._nodes > self.max_nodes:
-            raise _OutOfBudget
+            raise _OutOfBudget("nodes")
         if (self._nodes & 255) == 0:
             if self._deadline is not None and time.perf_counter() > self._deadline:
-                raise _OutOfBudget
+                raise _OutOfBudget("time")
             if self._stop is not None and self._stop():
-                raise _OutOfBudget
+                raise _OutOfBudget("stop")
 
     # -- search ---------------------------------------------------------------------------
     def _negamax(self, bh, me, rme, vme, opp, ropp, vopp, sl, depth, alpha, beta, ply=0, st_me=None,
@@ -746,8 +804,9 @@ class EndgameSearch:
                     # against each root move (stale_best), before any list is made there
                     st_opp = self._root_st_opp = (self._moves(args[0], args[4], args[5]), 0)
                 val, proven = self._negamax(*args, depth, -_INF, _INF, 0, None, st_opp)
-            except _OutOfBudget:
+            except _OutOfBudget as e:
                 stopped = True
+                self._stopped_by = e.args[0] if e.args else "limits"
                 break
             found = (val, depth, proven)
             # the principal variation now, while the table holds this iteration's values
@@ -948,7 +1007,7 @@ class EndgameSearch:
         spread0 = int(position.scores[position.to_move]) - int(position.scores[1 - position.to_move])
         return EndgameResult(move=pv[0], value=int(val), final_spread=spread0 + int(val), exact=bool(exact),
                              depth=depth, nodes=self._nodes, generations=self._gens, pv=pv,
-                             seconds=time.perf_counter() - t0, stopped=stopped)
+                             seconds=time.perf_counter() - t0, stopped=stopped, stopped_by=self._stopped_by)
 
     # -- the compiled search (heuri.endgame_core) --------------------------------------------
     def _core_state(self, rules):
@@ -963,7 +1022,10 @@ class EndgameSearch:
             tt_bits = min(22, max(14, lg(4 * self.max_nodes)))
             list_bits = min(20, max(10, lg(2 * self.max_generations)))
             cross_bits = min(12, max(8, lg(self.max_generations)))
-            max_ply = (self.max_depth + 2) * (self.max_scoreless + 2) + 8
+            # a line holds at most as many placements as the two racks hold tiles (each places
+            # one or more): a deeper max_depth allocates nothing more
+            depth_cap = min(self.max_depth, 2 * self.spec.rack_size)
+            max_ply = (depth_cap + 2) * (self.max_scoreless + 2) + 8
             zsl = np.asarray(self._zs, dtype=np.uint64)
             st = core.make_state(ctx, self.N, self.L, self.spec.rack_size, max_ply, arena, tt_bits, list_bits,
                                  cross_bits, 100_000, self.zboard, self.zrack, zsl, self.values)
@@ -1023,6 +1085,9 @@ class EndgameSearch:
                 root_opp = None
             if C[core.C_ABORT]:
                 stopped = True
+                self._stopped_by = (run.why or "time" if flag[0] else
+                                    "nodes" if C[core.C_NODES] > C[core.C_MAXN] else
+                                    "move lists" if C[core.C_GENS] >= C[core.C_MAXG] else "limits")
                 break
             found = (int(val), depth, bool(proven))
             self._core_root = (bh, rme, vme, ropp, vopp, sl)
@@ -1042,7 +1107,7 @@ class EndgameSearch:
         spread0 = int(position.scores[position.to_move]) - int(position.scores[1 - position.to_move])
         return EndgameResult(move=pv[0], value=val, final_spread=spread0 + val, exact=exact, depth=depth,
                              nodes=self._nodes, generations=self._gens, pv=pv,
-                             seconds=time.perf_counter() - t0, stopped=stopped)
+                             seconds=time.perf_counter() - t0, stopped=stopped, stopped_by=self._stopped_by)
 
     def _core_pv(self, st, run, bh, rme, vme, ropp, vopp, sl, depth, value, so, limit: int = 60):
         """The principal variation of the compiled search's last iteration (as :meth:`_pv`:

@@ -1,7 +1,7 @@
 """The exact endgame solver's search, compiled: the negamax of :mod:`heuri.endgame` with every
 node in numba, the move generator's compiled walk called from inside it.
 
-Why (issue 11, the profile of ``benchmarks/bench_endgame.py``): with the negamax in Python
+Why (the profile of ``benchmarks/bench_endgame.py``): with the negamax in Python
 around the compiled move generator, about 60 % of a search's time was the interpreter's own
 (calls, dict look-ups, tuples, small NumPy calls), so a search visited ~20,000-40,000 nodes a
 second. Here a node costs a few microseconds.

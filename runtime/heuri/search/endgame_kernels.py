@@ -3,7 +3,7 @@ without the public wrapper's per-call checks and with the cross-checks of a boar
 build of a position's ordered move list in one pass, and the search of an older move list
 for the placements a later board still allows.
 
-Why (issue 11, the profile of ``benchmarks/bench_endgame.py``): the solver calls the move
+Why (the profile of ``benchmarks/bench_endgame.py``): the solver calls the move
 generator tens of thousands of times a search. Per call, the public
 :func:`heuri.movegen.generate` checks the board and rack, recomputes the cross-checks of the
 whole board (as long as the walk of the word graph itself) and allocates a buffer; and the

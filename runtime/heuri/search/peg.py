@@ -1,4 +1,4 @@
-"""Pre-endgame search (issue 11): the bag holds 1 to 7 tiles, so the tiles the player to move
+"""Pre-endgame search: the bag holds 1 to 7 tiles, so the tiles the player to move
 cannot see (the unseen tiles: the bag and the opponent's rack) are known exactly; enumerate
 every draw.
 

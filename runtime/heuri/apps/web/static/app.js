@@ -13,7 +13,7 @@ async function api(path, body) {
   const r = await fetch(path, opt);
   let data;
   try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status} ${r.statusText}` }; }
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  if (!r.ok) { const err = new Error(data.error || `error ${r.status}`); err.status = r.status; throw err; }
   return data;
 }
 
@@ -61,6 +61,12 @@ async function init() {
     gl.append(el("option", { value: l.code }, l.code));
   }
   for (const e of S.info.engines) $("#engine").append(el("option", { value: e }, e));
+  if (!S.info.records) {  // the server reads no files: uploads only (heuri serve --records DIR opens a folder)
+    for (const id of ["#gcg-path", "#gcg-analysis"]) {
+      $(id).disabled = true;
+      $(id).title = "start the server with heuri serve --records DIR to open the files under DIR";
+    }
+  }
   ls.addEventListener("change", () => setLang(ls.value, true));
   $("#engine").addEventListener("change", () => { if ($("#rack").value.trim()) rank(); });
   setLang(S.info.langs[0].code, true);
@@ -261,7 +267,8 @@ async function loadGame() {
     if (f.size > S.info.limits.body_bytes) { showError("#game-error", `${f.name}: ${f.size} bytes; a game record is a few KB`); return; }
     body.gcg = await f.text(); body.name = f.name;
   } else if ($("#gcg-path").value.trim()) body.path = $("#gcg-path").value.trim();
-  else { showError("#game-error", "choose a .gcg file or type its path"); return; }
+  else { showError("#game-error", S.info.records ? "choose a .gcg file or type its path under the records folder"
+                                                : "choose a .gcg file"); return; }
   $("#turn-info").textContent = body.analyze ? "analysing the game (a few seconds)…" : "reading…";
   try {
     S.game = await api("/api/game", body);
@@ -317,9 +324,15 @@ async function playMove(text) {
   showError("#play-error", null);
   $("#play-status").textContent = "heuri is thinking…";
   try {
-    drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text }));
+    // the turn the move answers: a move sent twice, or from a stale tab, is refused (409)
+    drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text, turn: S.play.turn }));
     $("#play-move").value = ""; $("#play-ex").value = ""; S.playCoord = null;
-  } catch (e) { showError("#play-error", e); $("#play-status").textContent = ""; }
+  } catch (e) {
+    showError("#play-error", e); $("#play-status").textContent = "";
+    if (e.status === 409) {  // another tab moved: show the game as it is now
+      try { drawPlay(await api(`/api/play/${S.play.id}`)); } catch (e2) { showError("#play-error", e2); }
+    }
+  }
 }
 
 function drawPlay(d) {

@@ -7,7 +7,7 @@ drawn from them, :func:`heuri.probability.p_key`). Prints the share of that prob
 lands after the move, and the two transition rates: a key that cannot land after the move
 but can after the reply (o), and one that can land but cannot after the reply (b).
 
-    .venv/bin/python benchmarks/lane_transitions.py --lang en "../shared/cases/gcg/en/*.gcg"
+    .venv/bin/python benchmarks/investigations/lane_transitions.py --lang en "$HEURI_CASES/en/*.gcg"
 """
 from __future__ import annotations
 

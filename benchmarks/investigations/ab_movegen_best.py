@@ -1,8 +1,8 @@
 """Best-1 against the full list, and an older movegen.py against this one, in one process.
 
     git show main:runtime/heuri/movegen.py > /tmp/movegen_main.py
-    .venv/bin/python benchmarks/ab_movegen_best.py --old /tmp/movegen_main.py --matches "/tmp/m17/{lang}" --langs en fr es
-    .venv/bin/python benchmarks/ab_movegen_best.py --old /tmp/movegen_main.py --matches "/tmp/m17/{lang}" --langs en --blanks 1
+    .venv/bin/python benchmarks/investigations/ab_movegen_best.py --old /tmp/movegen_main.py --matches "/tmp/m17/{lang}" --langs en fr es
+    .venv/bin/python benchmarks/investigations/ab_movegen_best.py --old /tmp/movegen_main.py --matches "/tmp/m17/{lang}" --langs en --blanks 1
 
 Positions: those of ``bench_movegen_peers.py`` (the same cut, seed and rack draw:
 ``--positions`` a class, racks with exactly ``--blanks`` blanks). The old module is the
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]  # here, and benchmarks/
 
 
 def load_old(path: Path):

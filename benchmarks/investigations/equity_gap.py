@@ -1,7 +1,7 @@
 """Where heuri's equity goes against a leave-table engine: heuri's choices against MAGPIE's
-static choice in the same positions, by phase and by kind of move (issue 10, step 2).
+static choice in the same positions, by phase and by kind of move.
 
-    .venv/bin/python benchmarks/equity_gap.py matches/strength/en/heuri3-vs-magpie --lang en
+    .venv/bin/python benchmarks/investigations/equity_gap.py matches/strength/en/heuri3-vs-magpie --lang en
 
 For every turn heuri played in the match's records (its rack is recorded), the position is
 sent to MAGPIE (``go gen``: its static top move, score + leave value) and heuri's evaluator
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]  # here, and benchmarks/
 from phase_points import phase  # noqa: E402  (the same phases in both tables)
 from strength import peer_command  # noqa: E402
 

@@ -1,14 +1,14 @@
-"""What heuri's evaluators make of a one-tile leave, against MAGPIE's leave table (issue 10).
+"""What heuri's evaluators make of a one-tile leave, against MAGPIE's leave table.
 
 For each tile x: the value heuri4 and heuri5 give to keeping x alone rather than nothing
 (e(x) − c(x) + P(x), minus the same for the empty leave; an open board: every key lands;
-the unseen tiles: the full set less x; a full bag), and, when the peers of
-../shared/peers are built (``$HEURI_PEERS``, default ``~/.cache/heuri-peers``), the value of
+the unseen tiles: the full set less x; a full bag), and, when the peer engines
+are built (``$HEURI_PEERS``, default ``~/.cache/heuri-peers``), the value of
 the leave x in MAGPIE's table (CSW21 for en, FRA20 for fr; a ``.klv2`` file: a word graph
 of leaves and one float a leave). Without the peers the MAGPIE column is left out, and the
 script says so. The opponent's term does not depend on the leave: it is not in the figures.
 
-    .venv/bin/python benchmarks/leave_values.py --lang en
+    .venv/bin/python benchmarks/investigations/leave_values.py --lang en
 """
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
         magpie = read_klv2(klv_file, "?" + "".join(chr(65 + i) for i in range(26)))
     else:
         print(f"MAGPIE's leave table not found ({klv_file}): its column is left out "
-              f"(build the peers, ../shared/peers/README.md)", file=sys.stderr)
+              f"(build MAGPIE and its leave tables under $HEURI_PEERS)", file=sys.stderr)
     sym = ["?" if i == spec.blank else spec.tiles[i] for i in range(spec.n_kinds)]
     print(f"{'tile':>4} {'power':>6} {'heuri4':>7} {'heuri5':>7}" + (f" {'MAGPIE':>7}" if magpie else ""))
     for i in np.argsort(-h5):

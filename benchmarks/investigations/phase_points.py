@@ -1,7 +1,7 @@
 """Where a match's points go: each side's points per game by phase of the game, from the
-records alone (issue 10, step 2: "find where the equity goes").
+records alone ("where does the equity go").
 
-    .venv/bin/python benchmarks/phase_points.py matches/strength/en/heuri4-vs-magpie --engine heuri4
+    .venv/bin/python benchmarks/investigations/phase_points.py matches/strength/en/heuri4-vs-magpie --engine heuri4
 
 For every game of a match folder (its ``games/*.gcg``), each turn is put in a phase by the
 bag before the move (opening: each side's first turn; midgame: bag > 14; bag 8-14; bag 1-7;

@@ -1,7 +1,7 @@
 """Why best-1 (``movegen.generate_best(n=1)``) saves what it saves: counts that do not depend on the load.
 
-    .venv/bin/python benchmarks/profile_movegen_best.py --matches "/tmp/m17/{lang}" --langs en
-    .venv/bin/python benchmarks/profile_movegen_best.py --matches "/tmp/m17/{lang}" --langs en fr es --blanks 1
+    .venv/bin/python benchmarks/investigations/profile_movegen_best.py --matches "/tmp/m17/{lang}" --langs en
+    .venv/bin/python benchmarks/investigations/profile_movegen_best.py --matches "/tmp/m17/{lang}" --langs en fr es --blanks 1
 
 Positions: the midgame boards of ``bench_movegen_peers.py`` (the same cut, seed and rack
 draw: ``--positions`` a class, racks with exactly ``--blanks`` blanks). The walk is counted
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]  # here, and benchmarks/
 
 
 def instrumented():

@@ -1,11 +1,11 @@
 """An engine's choices on positions cut from match records: record them, or compare with a record.
 
     # before a move-generator change (e.g. from main's checkout): record
-    .venv/bin/python benchmarks/check_movegen_choices.py record --lang en --matches DIR --out ~/.cache/heuri-17/choices-en.tsv
+    .venv/bin/python benchmarks/investigations/check_movegen_choices.py record --lang en --matches DIR --out ~/.cache/heuri-17/choices-en.tsv
     # after it: every choice must be the same
-    .venv/bin/python benchmarks/check_movegen_choices.py compare --lang en --matches DIR --against ~/.cache/heuri-17/choices-en.tsv
+    .venv/bin/python benchmarks/investigations/check_movegen_choices.py compare --lang en --matches DIR --against ~/.cache/heuri-17/choices-en.tsv
     # an evaluator's speed-up: heuri4's choice and its top 5 values (v), 400 positions over 100 games
-    .venv/bin/python benchmarks/check_movegen_choices.py record --engine heuri4 --values 5 --per-game 4 --lang en --matches DIR --out choices4-en.tsv
+    .venv/bin/python benchmarks/investigations/check_movegen_choices.py record --engine heuri4 --values 5 --per-game 4 --lang en --matches DIR --out choices4-en.tsv
 
 Positions: every play, exchange or pass of the records in ``DIR/games`` with at least one
 tile in the bag (:func:`movegen_positions.cut_boards`), the mover's own rack, the
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]  # here, and benchmarks/
 
 
 def choices(lang: str, matches: str, n: int, engine: str = "heuri3", values: int = 0,
