@@ -56,7 +56,7 @@ def check_float(value, name: str, lo: float | None = None, hi: float | None = No
     2.5
     >>> check_float("nan", "-k")
     Traceback (most recent call last):
-    heuri.bounds.BoundsError: -k 'nan': not a finite number; give any finite number
+    heuri.core.bounds.BoundsError: -k 'nan': not a finite number; give any finite number
     """
     what = _range_text(lo, hi, lo_open)
     if isinstance(value, bool):
@@ -83,7 +83,7 @@ def check_int(value, name: str, lo: int | None = None, hi: int | None = None) ->
     12
     >>> check_int("1e3", "--top", 1, 1000)
     Traceback (most recent call last):
-    heuri.bounds.BoundsError: --top '1e3': not a whole number; give from 1 to 1,000
+    heuri.core.bounds.BoundsError: --top '1e3': not a whole number; give from 1 to 1,000
     """
     what = _range_text(lo, hi)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
