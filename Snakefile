@@ -23,7 +23,7 @@ PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
         "bingo/meta.json", "long_alphagrams/meta.json", "tile_power.parquet", "manifest.json"]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
-COMMON = ["pipeline/common.py", "runtime/heuri/spec.py"]
+COMMON = ["pipeline/common.py", "runtime/heuri/core/spec.py"]
 
 
 def code(*modules):
@@ -126,7 +126,7 @@ rule long_alphagrams:
 # move generator on the boards of greedy self-play games (heuri.evaluate's Heuri5).
 rule tile_power:
     input: spec="lexicons/{lang}/spec.toml", graph="build/{lang}/graph/meta.json", keyset="build/{lang}/keys.json",
-           code=code("tile_power") + ["runtime/heuri/movegen.py"]
+           code=code("tile_power") + ["runtime/heuri/core/movegen.py"]
     output: "build/{lang}/tile_power.parquet", "build/{lang}/tile_power.json"
     shell: "{PY} -m pipeline.tile_power {input.spec} build/{wildcards.lang}"
 
@@ -137,7 +137,7 @@ rule manifest:
         rejects="build/{lang}/rejects.json",
         hunspell=hunspell_report,
         words=wordlist,
-        code=code("manifest"),
+        code=code("manifest") + ["runtime/heuri/core/pack.py"],  # PACK_FORMAT
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-#: Bump when an artifact's layout changes: packs built by another format are stale.
-PACK_FORMAT = 1
+# The format the manifest records: the runtime's (heuri.core.pack, the one place it is set).
+from heuri.core.pack import PACK_FORMAT  # noqa: E402,F401
 
 
 def sha256_file(path: Path) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from heuri.bingo import BoardDelta, BoardError, bingo_index, cross_checks, delta, random_board
+from heuri.bingo import BoardDelta, BoardError, bingo_index, delta, random_board
+from heuri.bingo import cross_masks_by_direction as cross_checks
 
 N = 15
 

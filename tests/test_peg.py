@@ -11,7 +11,8 @@ import pytest
 from heuri.endgame import EndgameError, EndgameSearch
 from heuri.game import Game, Position
 from heuri.move import Move
-from heuri.peg import PegError, PegSearch, sub_multisets
+from heuri.peg import PegError, PegSearch
+from heuri.peg import weighted_draws as sub_multisets
 
 # es seed 4, heuri3-noend self-play until one tile was left in the bag; the opponent's rack
 # is not given (it is the unseen tiles minus the bag)

@@ -1,0 +1,491 @@
+"""Game analysis: where a player lost equity, turn by turn, against an engine's ranking.
+
+:func:`analyze_game` replays a GCG record with the checks of ``heuri replay``
+(:func:`heuri.gcg.replay`: order, totals, racks against the tile set, the engine's own
+scoring) and, at every turn, ranks every candidate move of the position with an evaluator
+of :mod:`heuri.evaluate` (``make_evaluator(pack, engine).rank_arrays``). It returns a
+:class:`GameAnalysis`: one row a turn (a ``dict``; :meth:`GameAnalysis.frame` makes the
+Polars table written as Parquet), a summary, and what a front end needs to draw each turn
+(:class:`TurnView`). Nothing here prints or writes files: :mod:`heuri.report` renders and
+``heuri analyze`` (:mod:`heuri.cli`) writes.
+
+What a turn is valued by (HEURI.md): ``v = j + e``, with ``j`` the move's score (points)
+and ``e`` the expected value of a bingo next turn from the leave (points; ``p`` its
+probability); heuri4 and heuri5 (the default) also subtract their leave and opponent
+terms, heuri5 adds the tiles' scoring power (:class:`heuri.evaluate.Heuri4`,
+:class:`heuri.evaluate.Heuri5`), and the pages say so (:func:`heuri.report.equity_formula`). The *equity lost* of a turn is ``v(best) − v(played)`` (points, ≥ 0), where
+the best is the top of the engine's own ranking, so the engine's own choice loses 0.
+The played move's ``v`` is always computed with δ of the board after it (Heuri_3's exact
+value), whether or not the ranking re-valued it; when that exact value is above the
+ranking's top (a move outside the N re-valued ones), the loss is 0. A played move the
+move generator does not list (a word outside the pack's word list, a phony) is valued all
+the same from its recorded squares.
+
+Endgame (the bag empty, both racks known, an engine with a search such as ``heuri3``): the
+turn is valued by the endgame search (:func:`heuri.players.match_endgame`, the search the
+``heuri3`` player makes): ``v`` is the spread the move adds from now to the end of the
+game (points, the search's value, exact when ``endgame_exact``), the best move is the
+search's, and the played move's value is its score minus the search's value of the
+position after it for the opponent (plus the end-of-game swing when it goes out). When the
+search does not fit its limits the turn falls back to the evaluator's ranking, as the
+player does.
+
+Unknown racks: a record may give only the tiles played (``>p1: 8D WORD +20 20``). Such a
+turn is analysed as if the rack held only those tiles (``rack_known`` False, ``note``
+"rack unknown: analysed on the tiles played"): the candidates are the moves those tiles
+make, and no guessed rack is ever shown as the player's. A pass or a counted exchange
+(``-4``) with no rack has nothing to analyse (``analysed`` False).
+
+Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line, in order):
+
+- ``game`` str: the game's id (file stem, made unique in a batch); ``path`` str; ``lang``
+  str; ``engine`` str;
+- ``turn`` int: 1-based turn number; ``line`` int: the GCG line; ``player`` str (nick);
+  ``seat`` int (0 = first player);
+- ``rack`` str: the rack as recorded ('' when unknown); ``rack_known`` bool;
+- ``move`` str: the played move (GCG); ``kind`` str: play / exchange / pass;
+  ``points`` int: the recorded score of the move; ``withdrawn`` bool: challenged off
+  (``--`` line): the turn then scores 0 and keeps the rack;
+- ``bag`` int: tiles in the bag before the move;
+- ``score`` / ``opp_score`` / ``spread`` int: the mover's total, the opponent's and their
+  difference after the turn (recorded totals, challenge bonus and withdrawal included);
+- ``analysed`` bool: the turn was ranked (False: nothing known, or another player with
+  ``player=``);
+- ``rank`` int: 1-based place of the move played in the evaluator's ranking (by v; in an
+  endgame turn too, where it is by score), null when the move generator does not list it
+  (e.g. a word outside the word list); ``candidates`` int: moves ranked;
+- ``j`` int, ``e`` float, ``p`` float, ``v`` float, ``leave`` str, ``fish`` bool (e > j):
+  the played move; ``best`` str, ``best_j``, ``best_e``, ``best_p``, ``best_v``,
+  ``best_leave``, ``best_fish``: the engine's best move;
+- ``equity_lost`` float: v(best) − v(played), ≥ 0 (points; a withdrawn phony is valued
+  as the pass it amounts to);
+- ``bingos`` int: candidate placements that play all ``rack_size`` tiles (the move
+  generator's bingos); ``best_bingo`` str ('' when none): the bingo ranked highest by the
+  engine, ``best_bingo_j`` int (null when none); ``bingo_played`` bool; ``missed_bingo``
+  bool: a bingo was available (rack known) and the played move is not one;
+- ``endgame`` bool: valued by the endgame search (see above); ``endgame_exact`` bool;
+- ``cgp`` str: the position before the move as CGP (mover first; the mover's rack when
+  known), for ``heuri best --cgp``; ``note`` str: what else to know about the turn.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..eval.engines import DEFAULT_ENGINE
+from ..core.errors import HeuriError, PackError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.board import Board
+    from ..core.move import Move
+
+#: name → Polars dtype name of every column of a row (see the module docstring).
+ROW_SCHEMA: dict[str, str] = {
+    "game": "str", "path": "str", "lang": "str", "engine": "str",
+    "turn": "int", "line": "int", "player": "str", "seat": "int",
+    "rack": "str", "rack_known": "bool", "move": "str", "kind": "str", "points": "int",
+    "withdrawn": "bool", "bag": "int", "score": "int", "opp_score": "int", "spread": "int",
+    "analysed": "bool", "rank": "int", "candidates": "int",
+    "j": "int", "e": "float", "p": "float", "v": "float", "leave": "str", "fish": "bool",
+    "best": "str", "best_j": "int", "best_e": "float", "best_p": "float", "best_v": "float",
+    "best_leave": "str", "best_fish": "bool", "equity_lost": "float",
+    "bingos": "int", "best_bingo": "str", "best_bingo_j": "int", "bingo_played": "bool",
+    "missed_bingo": "bool", "endgame": "bool", "endgame_exact": "bool", "cgp": "str", "note": "str",
+}
+
+UNKNOWN_RACK = "rack unknown: analysed on the tiles played"
+
+
+class AnalysisError(HeuriError):
+    """A record that cannot be analysed: no language, an unknown engine, no built pack."""
+
+
+@dataclass
+class TurnView:
+    """What a front end draws for one turn: ``board`` (the :class:`heuri.board.Board`
+    after the turn; a withdrawn play is off it again), ``before`` (the board before),
+    ``played`` and ``best`` (:class:`heuri.move.Move` or None), ``row`` (the turn's row)."""
+
+    before: "Board"
+    board: "Board"
+    played: "Move | None"
+    best: "Move | None"
+    row: dict
+
+
+@dataclass
+class GameAnalysis:
+    """Result of :func:`analyze_game`: ``id``, ``path``, ``lang``, ``engine``, ``players``
+    (``[(nick, name)]``), ``rows`` (one dict a turn, :data:`ROW_SCHEMA`), ``views``
+    (:class:`TurnView` a turn), ``final`` (recorded final totals by seat, end lines
+    included), ``complete`` (the record reaches the end of the game), ``warnings``
+    (``(line, message)`` from the replay: words outside the word list)."""
+
+    id: str
+    path: str
+    lang: str
+    engine: str
+    players: list
+    rows: list = field(default_factory=list)
+    views: list = field(default_factory=list)
+    final: list = field(default_factory=list)
+    complete: bool = False
+    warnings: list = field(default_factory=list)
+
+    def frame(self):
+        """The rows as a ``polars.DataFrame`` with the dtypes of :data:`ROW_SCHEMA`."""
+        return rows_frame(self.rows)
+
+    def summary(self) -> dict:
+        """Per game: id, path, lang, engine, players, final scores, turns, and per player
+        (by nick): turns, turns analysed (rack known), equity lost (sum and mean a turn,
+        points), missed bingos and the mean score of the best missed one, agreement with
+        the engine (share of analysed turns where the played move is the engine's best)."""
+        per = {}
+        for seat, (nick, name) in enumerate(self.players):
+            rs = [r for r in self.rows if r["seat"] == seat]
+            per[nick] = player_stats(rs) | {"name": name, "seat": seat, "final": self.final[seat]}
+        return {"id": self.id, "path": self.path, "lang": self.lang, "engine": self.engine,
+                "players": [list(p) for p in self.players], "final": list(self.final),
+                "complete": self.complete, "turns": len(self.rows), "per_player": per}
+
+
+def player_stats(rows: list[dict]) -> dict:
+    """Statistics of one player's rows (dicts of :data:`ROW_SCHEMA`): ``turns``,
+    ``analysed`` (turns ranked with the rack known), ``equity_lost`` (sum over them,
+    points), ``equity_lost_per_turn``, ``agreement`` (share where the played move loses no
+    equity: the engine's best or a move of the same v, 0..1), ``missed_bingos``, ``missed_bingo_mean`` (mean score of the best
+    bingo missed, points; None when none), ``bingos_played``. Turns with an unknown rack
+    are left out of every figure but ``turns``."""
+    known = [r for r in rows if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]
+    lost = float(sum(r["equity_lost"] for r in known))
+    missed = [r for r in known if r["missed_bingo"]]
+    return {"turns": len(rows), "analysed": len(known), "equity_lost": round(lost, 4),
+            "equity_lost_per_turn": round(lost / len(known), 4) if known else None,
+            "agreement": round(sum(r["equity_lost"] == 0 for r in known) / len(known), 4) if known else None,
+            "missed_bingos": len(missed),
+            "missed_bingo_mean": round(float(np.mean([r["best_bingo_j"] for r in missed])), 2) if missed else None,
+            "bingos_played": sum(bool(r["bingo_played"]) for r in rows)}
+
+
+def rows_frame(rows: list[dict]):
+    """Rows (dicts of :data:`ROW_SCHEMA`) → ``polars.DataFrame`` with those columns and dtypes."""
+    import polars as pl
+
+    types = {"str": pl.Utf8, "int": pl.Int64, "float": pl.Float64, "bool": pl.Boolean}
+    schema = {k: types[t] for k, t in ROW_SCHEMA.items()}
+    return pl.DataFrame([{k: r.get(k) for k in ROW_SCHEMA} for r in rows], schema=schema, orient="row")
+
+
+# -- move records ---------------------------------------------------------------------------
+def move_record(move, spec, score: int = 0) -> np.ndarray:
+    """A :class:`heuri.move.Move` as a one-element ``heuri.movegen.MOVE_DTYPE`` array (the
+    generator's fields; ``score`` points). An exchange's tiles are sorted ascending."""
+    from ..core.move import Exchange, Placement
+    from ..core.movegen import MOVE_DTYPE
+
+    rec = np.zeros(1, MOVE_DTYPE)
+    rec["tiles"] = -1
+    rec["score"] = score
+    if isinstance(move, Placement):
+        n = move.length
+        rec["kind"] = 0
+        rec["row"], rec["col"], rec["across"], rec["length"] = move.row, move.col, move.across, n
+        rec["tiles"][0, :n] = move.tiles
+        rec["new"][0, :n] = move.new
+        rec["blank"][0, :n] = move.blank
+        rec["n_tiles"] = move.n_tiles
+    elif isinstance(move, Exchange):
+        t = sorted(move.tiles)
+        rec["kind"] = 1
+        rec["length"] = rec["n_tiles"] = len(t)
+        rec["tiles"][0, :len(t)] = t
+        rec["new"][0, :len(t)] = True
+        rec["blank"][0, :len(t)] = [x == spec.blank for x in t]
+    else:
+        rec["kind"] = 2
+    return rec
+
+
+def find_move(moves: np.ndarray, rec: np.ndarray) -> int | None:
+    """Index of the record ``rec`` (shape (1,)) in ``moves`` (MOVE_DTYPE), compared on kind,
+    squares, tiles, new and blank flags; None when absent."""
+    r = rec[0]
+    if len(moves) == 0:
+        return None
+    same = (moves["kind"] == r["kind"]) & (moves["length"] == r["length"])
+    if r["kind"] == 0:
+        same &= (moves["row"] == r["row"]) & (moves["col"] == r["col"]) & (moves["across"] == r["across"])
+        same &= (moves["new"] == r["new"]).all(axis=1) & (moves["blank"] == r["blank"]).all(axis=1)
+    if r["kind"] != 2:
+        same &= (moves["tiles"] == r["tiles"]).all(axis=1)
+    hit = np.flatnonzero(same)
+    return int(hit[0]) if len(hit) else None
+
+
+def _leave_text(spec, lv) -> str:
+    return spec.format_tiles(np.repeat(np.arange(len(lv)), np.asarray(lv, np.int64)), blank="?")
+
+
+# -- the analyser ------------------------------------------------------------------------------
+def load_pack_or_hint(lang: str):
+    """:func:`heuri.pack.load_pack` of ``lang``; for a language with no folder in lexicons/
+    the PackError also says how to add and build one."""
+    from ..core.pack import load_pack
+
+    try:
+        return load_pack(lang)
+    except PackError as e:
+        msg = str(e)
+        if "snakemake" not in msg:  # an unknown language: say how to add and build one
+            msg += (f"; to add it, write lexicons/{lang}/spec.toml and a word list (README: Add a "
+                    f"language), then build it with: snakemake --cores 2 {lang}")
+        raise PackError(msg) from None
+
+
+class Analyzer:
+    """Analyses records with one engine; keeps each language's pack, evaluator and endgame
+    search between games (build one per process).
+
+    ``engine``: an engine name of :mod:`heuri.players` (``heuri5``, the default
+    :data:`heuri.DEFAULT_ENGINE`, ``heuri4``, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
+    variant: no endgame search); ``packs``: ``{lang:
+    LanguagePack}`` already loaded, used instead of loading them again (a server shares
+    its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
+
+    def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None):
+        from ..play.players import ENGINES
+
+        if engine not in ENGINES:
+            raise AnalysisError(f"unknown engine {engine!r} for analysis; choose one of {', '.join(sorted(ENGINES))}")
+        self.engine = engine
+        self.evaluator_name, self.endgame = ENGINES[engine]
+        self._by_lang: dict = {}
+        self._packs = dict(packs or {})
+
+    def tools(self, lang: str):
+        """(pack, evaluator, endgame search or None) for a language. Raises PackError
+        naming the command that builds the pack (or adds the language)."""
+        if lang not in self._by_lang:
+            from ..eval.evaluate import make_evaluator
+
+            pack = self._packs.get(lang) or load_pack_or_hint(lang)
+            search = None
+            if self.endgame:
+                from ..play.players import match_endgame
+
+                search = match_endgame(pack)
+            self._by_lang[lang] = (pack, make_evaluator(pack, self.evaluator_name), search)
+        return self._by_lang[lang]
+
+    def analyze(self, source, lang: str | None = None, player: str | None = None,
+                game_id: str | None = None) -> GameAnalysis:
+        """Analyse one record (a path, or a :class:`heuri.gcg.GcgGame`); see
+        :func:`analyze_game`."""
+        from ..formats.gcg import GcgGame, read_gcg
+
+        game = source if isinstance(source, GcgGame) else read_gcg(Path(source))
+        code = lang or game.guess_language()
+        if not code:
+            from ..core.pack import build_root
+
+            built = sorted(p.parent.name for p in build_root().glob("*/manifest.json"))
+            raise AnalysisError(f"{game.path or '<gcg>'}: cannot tell the language (no #lexicon or "
+                                f"#tile-distribution that names it); give --lang {'|'.join(built) or 'LANG'}")
+        pack, ev, search = self.tools(code)
+        return _analyze(game, pack, ev, search, self.engine, player,
+                        game_id or (Path(game.path).stem if game.path else "game"))
+
+
+def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, player: str | None = None) -> GameAnalysis:
+    """Analyse one GCG record (path or parsed :class:`heuri.gcg.GcgGame`) with ``engine``.
+
+    ``lang``: the language pack (default: from the record's ``#lexicon`` /
+    ``#tile-distribution``); ``player``: a nick or full name: rank only that player's turns
+    (the others keep their scores, ``analysed`` False). Returns a :class:`GameAnalysis`
+    (rows: see the module docstring). Raises GcgError (file and line) for a malformed or
+    impossible record, PackError for a missing pack (with the command that builds it),
+    AnalysisError when the language cannot be told or the player is not in the record."""
+    return Analyzer(engine).analyze(source, lang, player)
+
+
+def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str) -> GameAnalysis:
+    from ..core.board import Board
+    from ..formats.gcg import replay
+
+    spec = pack.spec
+    r = replay(game, spec, end_rule="auto", words=pack.words)
+    nicks = [p[0] for p in game.players]
+    only = None
+    if player is not None:
+        only = next((i for i, (n, full) in enumerate(game.players) if player in (n, full)), None)
+        if only is None:
+            raise AnalysisError(f"{game.path}: no player {player!r}; the players are "
+                                f"{', '.join(f'{n} ({full})' for n, full in game.players)}")
+    out = GameAnalysis(game_id, str(game.path or ""), spec.code, engine, [tuple(p) for p in game.players],
+                       complete=r.complete, warnings=list(r.warnings))
+    board = Board.empty(spec)
+    scoreless = 0
+    totals = [0] * len(nicks)
+    last = None  # the last turn's row, which a withdrawal or a challenge bonus changes
+    for i, st in enumerate(r.steps):
+        e = st.event
+        if e.kind in ("play", "exchange", "pass"):
+            withdrawn = i + 1 < len(r.steps) and r.steps[i + 1].event.kind == "withdrawn"
+            row, view = _turn(e, board, totals, scoreless, pack, ev, search, engine,
+                              analyse=only is None or e.player == only, withdrawn=withdrawn)
+            row.update(game=game_id, path=out.path, lang=spec.code, engine=engine, turn=len(out.rows) + 1)
+            view.board = st.board
+            out.rows.append(row)
+            out.views.append(view)
+            last = row
+            scoreless = 0 if e.score != 0 else scoreless + 1
+        elif e.kind == "withdrawn" and last is not None:
+            out.views[-1].board = st.board
+            scoreless += 1
+        elif e.kind == "challenge" and e.score > 0:
+            scoreless = 0
+        totals = list(st.recorded_totals)
+        if last is not None and e.kind in ("play", "exchange", "pass", "withdrawn", "challenge"):
+            s = last["seat"]
+            last["score"] = totals[s]
+            last["opp_score"] = max(t for i, t in enumerate(totals) if i != s)
+            last["spread"] = last["score"] - last["opp_score"]
+        board = st.board
+    out.final = totals
+    return out
+
+
+def _note(row: dict, text: str) -> None:
+    row["note"] = f"{row['note']}; {text}" if row["note"] else text
+
+
+def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, withdrawn: bool = False):
+    """The row and view of one play / exchange / pass event on ``board`` (before it).
+    ``withdrawn``: the next line takes the play back (``--``): the turn is valued as the
+    pass it amounts to."""
+    from ..core.move import Exchange, Move, Pass, Placement
+    from ..eval.probability import augmented_bag
+
+    spec = pack.spec
+    seat = e.player
+    opp = max(t for i, t in enumerate(totals) if i != seat)
+    row = {k: None for k in ROW_SCHEMA}
+    row.update(line=e.line, player=e.nick, seat=seat, rack=e.rack, rack_known=bool(e.rack), move=e.move,
+               kind=e.kind, points=e.score, withdrawn=withdrawn, score=totals[seat] + e.score, opp_score=opp,
+               analysed=False, endgame=False, endgame_exact=False, note="")
+    row["spread"] = row["score"] - opp
+    played = Pass() if e.kind == "pass" else Move.from_gcg(e.move, board, spec)  # replay checked it
+    if isinstance(played, Placement):
+        played = board.canonical(played)
+    view = TurnView(board, board, None if withdrawn else played, None, row)
+    on_board = board.tile_counts()
+    if e.rack:
+        rack = np.bincount(spec.parse_tiles(e.rack), minlength=spec.n_kinds).astype(np.int64)
+        U = augmented_bag(spec, board.letters, board.blanks, rack)
+        bag = max(0, int(U.sum()) - spec.rack_size)
+    else:
+        rack = played.rack_counts(spec)
+        U = spec.distribution() - on_board - rack
+        bag = max(0, int(spec.distribution().sum() - on_board.sum()) - 2 * spec.rack_size)
+    row["bag"] = bag
+    if withdrawn:
+        _note(row, "phony withdrawn: valued as the pass it amounts to")
+        played = Pass()
+    row["cgp"] = _cgp(board, rack if e.rack else None, totals[seat], opp, scoreless)
+    if not analyse:
+        return row, view
+    if not rack.any() or (isinstance(played, Exchange) and played.tiles is None):
+        _note(row, "rack unknown: nothing to analyse")
+        return row, view
+    if not e.rack:
+        _note(row, UNKNOWN_RACK)
+    row["analysed"] = True
+    letters, blanks = board.letters, board.blanks
+    rk = ev.rank_arrays(letters, blanks, rack, U, bag)
+    rec = move_record(played, spec, score=board.score(played))
+    k = find_move(rk.moves, rec)
+    row["candidates"] = len(rk)
+    row["rank"] = None if k is None else k + 1
+    if k is None:
+        _note(row, "not a move of the generator (a word outside the word list?)")
+    if k == 0:
+        pj, pe, pp, pv, plv, pf = rk.j[0], rk.e[0], rk.p[0], rk.v[0], rk.leaves[0], rk.fish[0]
+    elif k is not None and rk.revalued[k]:
+        pj, pe, pp, pv, plv, pf = rk.j[k], rk.e[k], rk.p[k], rk.v[k], rk.leaves[k], rk.fish[k]
+    else:  # value the played move alone: δ of the board after it, as the engine would
+        one = ev.rank_arrays(letters, blanks, rack, U, bag, moves=rec)
+        pj, pe, pp, pv, plv, pf = one.j[0], one.e[0], one.p[0], one.v[0], one.leaves[0], one.fish[0]
+    best = Move.from_record(rk.moves[0], spec) if len(rk) else Pass()
+    row.update(j=int(pj), e=float(pe), p=float(pp), v=float(pv), leave=_leave_text(spec, plv), fish=bool(pf))
+    if len(rk):
+        row.update(best=best.gcg(spec), best_j=int(rk.j[0]), best_e=float(rk.e[0]), best_p=float(rk.p[0]),
+                   best_v=float(rk.v[0]), best_leave=_leave_text(spec, rk.leaves[0]), best_fish=bool(rk.fish[0]))
+    bing = np.flatnonzero((rk.moves["kind"] == 0) & (rk.moves["n_tiles"] >= spec.rack_size))
+    row["bingos"] = int(len(bing))
+    row["best_bingo"] = Move.from_record(rk.moves[bing[0]], spec).gcg(spec) if len(bing) else ""
+    row["best_bingo_j"] = int(rk.j[bing[0]]) if len(bing) else None
+    row["bingo_played"] = isinstance(played, Placement) and played.n_tiles >= spec.rack_size
+    row["missed_bingo"] = bool(e.rack) and len(bing) > 0 and not row["bingo_played"]
+    view.best = best
+    if search is not None and bag == 0 and e.rack and len(rk):
+        _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search)
+    if row["v"] is not None and row["best_v"] is not None:
+        row["equity_lost"] = 0.0 if k == 0 and not row["endgame"] else max(0.0, row["best_v"] - row["v"])
+        row["equity_lost"] = round(row["equity_lost"], 6)
+    return row, view
+
+
+def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search) -> None:
+    """Value the turn by the endgame search (see the module docstring), in place."""
+    from ..core.game import Position
+    from ..core.move import Placement
+
+    opp = max(t for i, t in enumerate(totals) if i != seat)
+    pos = Position(spec, board, (rack.copy(), U.copy()), (totals[seat], opp), np.zeros(spec.n_kinds, np.int64),
+                   0, scoreless)
+    res = search.search(pos)
+    if res is None:
+        _note(row, "endgame search out of its limits: valued by the evaluator, as the player does")
+        return
+    row["endgame"] = True
+    row["endgame_exact"] = bool(res.exact)
+    best = res.move
+    brec = move_record(best, spec, score=board.score(best))
+    prec = move_record(played, spec, score=board.score(played))
+    row.update(best=best.gcg(spec), best_j=int(brec["score"][0]), best_e=0.0, best_p=0.0,
+               best_v=float(res.value), best_leave=_leave_text(spec, rack - best.rack_counts(spec)),
+               best_fish=False)
+    view.best = best
+    if find_move(brec, prec) == 0:
+        row["v"] = float(res.value)
+    else:
+        j = int(prec["score"][0])
+        left = rack - played.rack_counts(spec)
+        vals = spec.value_vector()
+        if isinstance(played, Placement) and not left.any():
+            row["v"] = float(j + 2 * int(vals @ U))  # goes out: +2 × the opponent's rack on the spread
+        else:
+            after = pos.after(played, (), score=j)
+            if after.over:  # the scoreless-turn limit: each loses its own rack
+                row["v"] = float(j + after.end_adjust[0] - after.end_adjust[1])
+            else:
+                r2 = search.search(after)
+                if r2 is None:
+                    row["v"] = None
+                    _note(row, "endgame search out of its limits after the played move")
+                else:
+                    row["v"] = float(j - r2.value)
+                    row["endgame_exact"] = row["endgame_exact"] and bool(r2.exact)
+    row["e"], row["p"] = 0.0, 0.0
+    _note(row, "endgame: v = spread to the end of the game (endgame search)")
+
+
+def _cgp(board, rack, me: int, opp: int, scoreless: int) -> str:
+    from ..core.cgp import CgpRecord, format_cgp
+
+    ids = None if rack is None else tuple(int(i) for i in np.repeat(np.arange(len(rack)), rack))
+    return format_cgp(CgpRecord(board, (ids, None), (me, opp), scoreless))

@@ -1,0 +1,200 @@
+"""The HTML analysis report: one self-contained page a game, and a summary page a batch.
+
+Pages are rendered from Jinja2 templates shipped in ``heuri/templates`` (package data);
+everything they show is inline: CSS, the boards (:mod:`heuri.render` SVG), the plots
+(Matplotlib figures saved as SVG, text as paths) and a few lines of script to step through
+the turns. Nothing is fetched when the page is viewed, so it opens from a file.
+
+- :func:`game_plots`: the plots of one :class:`heuri.analyze.GameAnalysis` (equity lost a
+  turn and cumulated, score and spread, p(bingo next turn) of the played and the best move);
+- :func:`game_html`: the page of one game (summary per player, plots, the board after each
+  turn with the played move against the engine's best, the turn table);
+- :func:`index_html`: the batch page (per player: mean equity lost a turn and a game, missed
+  bingos a game and their mean value, agreement with the engine, the five worst moves with
+  links; one line a game).
+"""
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analyze import GameAnalysis
+
+COLOURS = ("#1f6fb4", "#d1495b", "#2a9d55", "#8d5fd3")
+
+
+@lru_cache(maxsize=1)
+def _env():
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    env = Environment(loader=PackageLoader("heuri.apps", "templates"), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = _num
+    return env
+
+
+def _num(x, digits: int = 1) -> str:
+    """A number for a table: '' for None, else rounded."""
+    if x is None:
+        return ""
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def _svg(fig, salt: str) -> str:
+    """A Matplotlib figure as inline SVG (no XML prolog; ids salted per plot so two plots
+    of one page never share an id)."""
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": salt, "svg.fonttype": "path"}):
+        # no metadata block: the page stays byte-for-byte the same for the same game
+        fig.savefig(buf, format="svg",
+                    metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
+    s = buf.getvalue()
+    return s[s.index("<svg"):]
+
+
+def _figure(h: float = 2.8):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.2, h), dpi=100)
+    # fixed margins: one draw a figure (bbox_inches="tight" or a layout engine draws twice)
+    fig.subplots_adjust(left=0.09, right=0.91, bottom=0.16, top=0.9)
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def game_plots(g: "GameAnalysis") -> dict[str, str]:
+    """SVG strings keyed ``equity``, ``score``, ``bingo`` for one game's page."""
+    rows = g.rows
+    nicks = [p[0] for p in g.players]
+    out = {}
+    fig, ax = _figure()
+    ax2 = ax.twinx()
+    for s, nick in enumerate(nicks):
+        rs = [r for r in rows if r["seat"] == s]
+        t = [r["turn"] for r in rs]
+        lost = [r["equity_lost"] or 0.0 for r in rs]
+        ax.bar(t, lost, color=COLOURS[s % 4], alpha=0.55, label=f"{nick}: a turn")
+        cum = [sum(lost[:i + 1]) for i in range(len(lost))]
+        ax2.plot(t, cum, color=COLOURS[s % 4], marker="o", ms=3, label=f"{nick}: cumulative")
+    ax.set_xlabel("turn")
+    ax.set_ylabel("equity lost a turn (points)")
+    ax2.set_ylabel("cumulative (points)")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left")
+    ax.set_title(f"Equity lost against {g.engine}", fontsize=10)
+    out["equity"] = _svg(fig, "equity")
+
+    fig, ax = _figure()
+    t = [r["turn"] for r in rows]
+    first = [r["score"] if r["seat"] == 0 else r["opp_score"] for r in rows]
+    second = [r["opp_score"] if r["seat"] == 0 else r["score"] for r in rows]
+    ax.plot(t, first, color=COLOURS[0], label=nicks[0])
+    ax.plot(t, second, color=COLOURS[1], label=nicks[1] if len(nicks) > 1 else "")
+    spread = [a - b for a, b in zip(first, second)]
+    ax.fill_between(t, spread, 0, color="#999", alpha=0.3, label=f"spread ({nicks[0]} − {nicks[1]})")
+    ax.axhline(0, color="#666", lw=0.8)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("points")
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title("Score and spread", fontsize=10)
+    out["score"] = _svg(fig, "score")
+
+    fig, ax = _figure()
+    for s, nick in enumerate(nicks):
+        rs = [r for r in rows if r["seat"] == s and r["analysed"] and r["p"] is not None]
+        ax.plot([r["turn"] for r in rs], [r["p"] for r in rs], color=COLOURS[s % 4], marker="o", ms=4,
+                label=f"{nick}: played")
+        ax.plot([r["turn"] for r in rs], [r["best_p"] for r in rs], color=COLOURS[s % 4], marker="o", ms=6,
+                mfc="none", ls=":", label=f"{nick}: {g.engine}'s best")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("p(bingo next turn)")
+    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title("Probability of a bingo next turn, from the leave", fontsize=10)
+    out["bingo"] = _svg(fig, "bingo")
+    return out
+
+
+def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
+    """The page of one analysed game (see the module docstring). ``index_href``: a link
+    back to the batch page, if any."""
+    from ..core.move import Placement
+    from ..formats.render import board_svg
+
+    turns = []
+    for v in g.views:
+        r = v.row
+        second = v.best if (v.best is not None and r.get("equity_lost") not in (None, 0.0)) else None
+        label = f"turn {r['turn']}: {r['player']} {r['move']}"
+        turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
+                                                  second=second if isinstance(second, Placement) else None,
+                                                  label=label)})
+    summary = g.summary()
+    return _env().get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g),
+                                                   index_href=index_href, formula=equity_formula(g.engine))
+
+
+def equity_formula(engine: str) -> str:
+    """What the pages say ``v`` is for ``engine`` (a :mod:`heuri.players` name, options
+    allowed): heuri4 and its variants subtract two terms from Heuri's ``j + e``; heuri5
+    weights the second by 3 and adds the tiles' scoring power.
+
+    >>> equity_formula("heuri3")
+    'v = j + e'
+    >>> equity_formula("heuri4-noend")[:22]
+    'v = j + e − c − Δe_opp'
+    >>> equity_formula("heuri5-peg")[:28]
+    'v = j + e − c − 3·Δe_opp + P'
+    """
+    from ..play.players import ENGINES
+
+    evaluator = ENGINES.get(engine.partition("@")[0], ("", False))[0]
+    if evaluator == "heuri5":
+        return ("v = j + e − c − 3·Δe_opp + P (heuri5: minus the next rack's handicap cost c and "
+                "the change Δe_opp the move makes to the opponent's bingo expectation, plus P, the "
+                "points the next rack's tiles add to a move that is not a bingo)")
+    if evaluator.startswith("heuri4"):
+        return ("v = j + e − c − Δe_opp (heuri4: minus the next rack's handicap cost c and the "
+                "change Δe_opp the move makes to the opponent's bingo expectation)")
+    return "v = j + e"
+
+
+def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
+    """The figures of the batch page: ``players`` (one dict a player nick: games, turns
+    analysed, equity lost a turn and a game, missed bingos a game and their mean value,
+    agreement, ``worst``: the five analysed turns with the largest equity lost) and
+    ``games`` (the per-game summaries)."""
+    from .analyze import player_stats
+
+    by = {}
+    for s in summaries:
+        for nick in s["per_player"]:
+            by.setdefault(nick, set()).add(s["id"])
+    players = []
+    for nick, games in sorted(by.items()):
+        rs = [r for r in rows if r["player"] == nick and r["game"] in games]
+        st = player_stats(rs)
+        known = [r for r in rs if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]
+        worst = sorted(known, key=lambda r: (-r["equity_lost"], r["game"], r["turn"]))[:5]
+        n = len(games)
+        players.append({"nick": nick, "games": n, **st,
+                        "equity_lost_per_game": round(st["equity_lost"] / n, 2) if n else None,
+                        "missed_bingos_per_game": round(st["missed_bingos"] / n, 2) if n else None,
+                        "worst": [{k: r[k] for k in ("game", "turn", "move", "rack", "best", "equity_lost")}
+                                  for r in worst]})
+    return {"players": players, "games": summaries}
+
+
+def index_html(summaries: list[dict], rows: list[dict], failed: list | None = None, engine: str = "") -> str:
+    """The batch page: per player figures and links into each game's page
+    (``games/<id>.html``); ``failed``: ``(path, message)`` of the records that could not be
+    analysed."""
+    t = batch_tables(summaries, rows)
+    return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
+                                                    engine=engine, formula=equity_formula(engine))

@@ -1,0 +1,863 @@
+"""What the web board computes, without the web: every answer of the JSON API as a plain
+``dict``, from a request's fields as a ``dict``.
+
+:class:`Service` loads each language pack once (memory-mapped, shared by every request)
+and answers:
+
+- :meth:`Service.position`: a CGP → the board as SVG (:func:`heuri.render.board_svg`),
+  its squares as CGP tokens (for the page's editor), the rack, bag and unseen tiles, and
+  the bingo lanes (:func:`heuri.bingo.bingo_lanes`);
+- :meth:`Service.moves`: every legal move, as ``heuri moves --json`` prints it;
+- :meth:`Service.best`: the evaluator's ranking, as ``heuri best --json`` prints it (the
+  same evaluator calls, so the same rows);
+- :meth:`Service.preview`: a move on the board (SVG with its tiles outlined), its score and
+  words, or why it is illegal;
+- :meth:`Service.game`: a GCG record stepped turn by turn (a board per turn, the move
+  played outlined), with :mod:`heuri.analyze`'s equity lost and engine choice on request;
+- :meth:`Service.play_new`, :meth:`Service.play_move`, :meth:`Service.play_state`,
+  :meth:`Service.play_gcg`: a game against heuri (:class:`heuri.game.Game` with the word
+  list, :func:`heuri.players.make_player`, its endgame search once the bag is empty).
+
+Every request field is checked here, once, before any work: its type, a finite number in
+range, a string of bounded length, no field the call does not take (:func:`_fields`); a
+bad one raises HeuriError naming the field. Bad input raises :class:`heuri.errors.HeuriError`
+(the app answers 400 with its message) or :class:`ApiError` (with its HTTP status: 404
+unknown game, 409 a stale move, 413 too large, 422 too much work, 429 too many games).
+
+Files: a record is uploaded as text (``gcg``); ``path`` and ``analysis`` read files only
+under the folder given at start (``records``, :func:`read_record_file`), never elsewhere.
+
+Memory is bounded: a game against heuri keeps its :class:`heuri.game.Game` only (about
+60 KB), games expire when idle or finished (:data:`IDLE_S`, :data:`FINISHED_S`) and at most
+:data:`MAX_GAMES` are kept (a new one is refused past it, none is dropped); evaluators,
+heuri's players and analysers come from small pools (:class:`_Pool`) shared by the worker
+threads. The methods are thread-safe (a game has its own lock).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import secrets
+import stat
+import threading
+import time
+from collections import OrderedDict
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ...eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
+from ...core.errors import HeuriError
+
+#: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
+#: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
+#: refused (422) before any work.
+MAX_GCG_EVENTS = 300
+#: the most candidates ``best`` and ``moves`` return (``top``); the count is always given.
+MAX_ROWS = 5000
+#: games against heuri kept in memory at once; past it a new game is refused (429), none dropped
+MAX_GAMES = 1000
+#: a game nobody has touched for this long (seconds) expires
+IDLE_S = 2 * 3600
+#: a finished game expires this long (seconds) after its last move
+FINISHED_S = 30 * 60
+#: the largest record file read under the records folder (bytes)
+MAX_RECORD_BYTES = 1 << 20
+#: the largest ``turns.parquet`` read under the records folder (bytes)
+MAX_ANALYSIS_BYTES = 64 << 20
+#: the longest string field (characters) but ``gcg`` (bounded by the body's size)
+MAX_TEXT = 4096
+#: the bingo constant k accepted (the paper's is 2.5)
+K_RANGE = (0.1, 10.0)
+# the default first: the page's choice
+ENGINES = FRONT_END_ENGINES
+#: the columns of heuri.analyze's rows a game view's turn carries
+ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
+                 "missed_bingo", "best_bingo", "note")
+
+
+class ApiError(HeuriError):
+    """A request the API refuses with an HTTP ``status`` other than 400 (404, 409, 413, 422, 429)."""
+
+    def __init__(self, message: str, status: int = 400, kind: str = "error"):
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+
+
+class NotFinite:
+    """A JSON number the API does not take, as the body parser leaves it in place of a
+    value (``NaN``, ``Infinity``, ``1e400``, an integer of hundreds of digits), so that the
+    field's check names the field. ``text``: how it was written (shortened)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text if len(text) <= 24 else f"a number of {len(text)} characters"
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _show(v) -> str:
+    """A short, one-line description of a request value for an error message."""
+    if isinstance(v, NotFinite):
+        return repr(v)
+    if isinstance(v, bool) or v is None:
+        return "true" if v is True else "false" if v is False else "null"
+    if isinstance(v, int):
+        s = str(v) if abs(v) < 10**24 else f"a whole number of {len(str(abs(v)))} digits"
+        return s
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        s = v if len(v) <= 40 else v[:37] + "..."
+        return repr(s.replace("\n", " "))
+    if isinstance(v, list):
+        return f"a list ({len(v)} items)"
+    if isinstance(v, dict):
+        return "an object"
+    return type(v).__name__
+
+
+def _fields(req: dict, allowed: tuple, call: str) -> None:
+    """Refuse (HeuriError) a field ``call`` does not take: a misspelt option is not
+    silently ignored."""
+    extra = [k for k in req if k not in allowed]
+    if extra:
+        name = extra[0] if len(extra[0]) <= 40 else extra[0][:37] + "..."
+        raise HeuriError(f"{name!r}: {call} takes no such field; it takes {', '.join(allowed)}")
+
+
+def _int(req: dict, name: str, default, lo: int, hi: int) -> int:
+    """Field ``name``: a whole number from ``lo`` to ``hi`` (HeuriError naming it)."""
+    v = req.get(name)
+    if v is None:
+        return default
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer() and lo <= v <= hi:
+        return int(v)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise HeuriError(f"{name}: {_show(v)}: give a whole number from {lo} to {hi}")
+    return v
+
+
+def _num(req: dict, name: str, lo: float, hi: float) -> float | None:
+    """Field ``name``: None (absent) or a finite number from ``lo`` to ``hi``."""
+    v = req.get(name)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not lo <= v <= hi:
+        raise HeuriError(f"{name}: {_show(v)}: give a number from {lo:g} to {hi:g}")
+    return float(v)
+
+
+def _bool(req: dict, name: str) -> bool:
+    """Field ``name``: true or false (absent: false)."""
+    v = req.get(name)
+    if v is None:
+        return False
+    if not isinstance(v, bool):
+        raise HeuriError(f"{name}: {_show(v)}: give true or false")
+    return v
+
+
+def _text(req: dict, name: str, required: bool = True, limit: int | None = MAX_TEXT) -> str:
+    """Field ``name``: a string of at most ``limit`` characters ('' when absent and not
+    ``required``)."""
+    v = req.get(name)
+    if v is None or (isinstance(v, str) and not v.strip()):
+        if required:
+            raise HeuriError(f"{name}: missing; give it as a string")
+        return ""
+    if not isinstance(v, str):
+        raise HeuriError(f"{name}: {_show(v)} is not a string")
+    if limit is not None and len(v) > limit:
+        raise HeuriError(f"{name}: {len(v):,} characters; at most {limit:,} are taken")
+    return v
+
+
+def _choice(req: dict, name: str, options, default: str) -> str:
+    v = req.get(name)
+    if v is None or v == "":
+        return default
+    if not isinstance(v, str) or v not in options:
+        raise HeuriError(f"{name}: {_show(v)}; choose one of {', '.join(options)}")
+    return v
+
+
+class _Pool:
+    """Idle instances (evaluators, heuri's players, analysers) by key, shared by the worker
+    threads, each used by one thread at a time: at most ``max_keys`` keys are kept (the
+    least recently used goes) and ``per_key`` idle instances of each. An instance is made
+    when none is idle and is dropped, on release, past those bounds; with the app's limit
+    on requests computing at once, the instances alive are bounded too."""
+
+    def __init__(self, max_keys: int, per_key: int):
+        self.max_keys = max_keys
+        self.per_key = per_key
+        self._idle: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def use(self, key, make):
+        with self._lock:
+            idle = self._idle.get(key)
+            inst = idle.pop() if idle else None
+        if inst is None:
+            inst = make()
+        try:
+            yield inst
+        finally:
+            with self._lock:
+                idle = self._idle.setdefault(key, [])
+                self._idle.move_to_end(key)
+                if len(idle) < self.per_key:
+                    idle.append(inst)
+                while len(self._idle) > self.max_keys:
+                    self._idle.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(len(v) for v in self._idle.values())
+
+
+def read_record_file(root: Path | None, where: str, field: str, suffix: str | None, limit: int,
+                     default_name: str | None = None) -> tuple[bytes, str]:
+    """The bytes of the file ``where`` names under the records folder ``root`` (resolved
+    at start), and its path relative to ``root``.
+
+    ``where``: relative to ``root``, or absolute inside it; no ``..``, no symbolic link on
+    the way or at the end (each step opened without following links), a regular file,
+    ending in ``suffix`` (case-insensitive; None: any name), at most ``limit`` bytes; a
+    folder is taken as its ``default_name`` file. Raises HeuriError (400) when reading
+    files is off (``root`` None) or the path leaves the folder, whatever exists there (so
+    that no answer tells what exists outside it); ApiError 404 for a file missing inside
+    it, 413 for one too large."""
+    if root is None:
+        raise HeuriError(f"{field}: this server reads no files; start it with heuri serve --records DIR to read "
+                         f"the records under DIR, or upload the record (gcg: its text)")
+    raw = Path(where).expanduser() if where.startswith("~") else Path(where)
+    if raw.is_absolute():
+        try:
+            rel = raw.relative_to(root)
+        except ValueError:
+            raise HeuriError(f"{field}: {_show(where)} is outside the records folder; give a path under it "
+                             f"(relative to it)") from None
+    else:
+        rel = raw
+    parts = [p for p in rel.parts if p not in ("", ".")]
+    if any(p == ".." for p in parts) or "\x00" in where:
+        raise HeuriError(f"{field}: {_show(where)} is outside the records folder; give a path under it "
+                         f"(relative to it), without '..'")
+    shown = "/".join(parts) or "."
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    dflags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    missing = ApiError(f"{field}: {shown}: no such {suffix or default_name or ''} file in the records folder",
+                       404, "no-file")
+    if os.stat not in os.supports_dir_fd or os.open not in os.supports_dir_fd:
+        raise HeuriError(f"{field}: reading the records folder needs a system that opens files relative to a "
+                         f"folder (POSIX); upload the record instead")
+    fd = os.open(root, dflags)
+    try:
+        names = list(parts)
+        took = list(parts)
+        while True:
+            if not names:
+                if default_name is None:
+                    raise missing
+                names = [default_name]
+                took.append(default_name)
+            name = names.pop(0)
+            try:
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except (FileNotFoundError, NotADirectoryError):
+                raise missing from None
+            if stat.S_ISLNK(st.st_mode):
+                raise HeuriError(f"{field}: {shown}: a symbolic link; files under the records folder are read "
+                                 f"only as themselves")
+            if stat.S_ISDIR(st.st_mode):
+                nfd = os.open(name, dflags, dir_fd=fd)
+                os.close(fd)
+                fd = nfd
+                continue
+            if names or not stat.S_ISREG(st.st_mode):
+                raise missing
+            if suffix and not name.lower().endswith(suffix):
+                raise HeuriError(f"{field}: {shown}: only {suffix} files are read")
+            if default_name and not suffix and name != default_name:
+                raise HeuriError(f"{field}: {shown}: give the folder or its {default_name}")
+            ffd = os.open(name, flags, dir_fd=fd)
+            try:
+                fst = os.fstat(ffd)
+                if not stat.S_ISREG(fst.st_mode):
+                    raise missing
+                if fst.st_size > limit:
+                    raise ApiError(f"{field}: {shown}: {fst.st_size:,} bytes; at most {limit:,} are read", 413,
+                                   "too-large")
+                chunks, n = [], 0
+                while n <= limit:
+                    b = os.read(ffd, 1 << 16)
+                    if not b:
+                        break
+                    chunks.append(b)
+                    n += len(b)
+                if n > limit:
+                    raise ApiError(f"{field}: {shown}: over {limit:,} bytes; at most that is read", 413, "too-large")
+                return b"".join(chunks), "/".join(took)
+            finally:
+                os.close(ffd)
+    finally:
+        os.close(fd)
+
+
+class Service:
+    """The API's answers (see the module doc). ``langs``: the languages served (built
+    packs, loaded at once: a missing pack is a PackError here, before the server starts);
+    ``packs``: ``{lang: LanguagePack}`` already loaded (then ``langs`` defaults to them);
+    ``records``: the folder whose ``.gcg`` files (and ``heuri analyze`` tables) ``path``
+    and ``analysis`` may name (None: no file is read); ``max_games``: games kept at once;
+    ``clock``: seconds (monotonic) for the games' ages."""
+
+    def __init__(self, langs=("es", "en", "fr"), packs: dict | None = None, records=None,
+                 max_games: int = MAX_GAMES, clock=time.monotonic):
+        from ...core.pack import load_pack
+
+        self.langs = list(dict.fromkeys(packs or langs))
+        if not self.langs:
+            raise HeuriError("serve: give at least one language")
+        self.records = None
+        if records is not None:
+            root = Path(records).expanduser()
+            if not root.is_dir():
+                raise HeuriError(f"--records {records}: no such folder")
+            self.records = root.resolve()
+        self.packs = dict(packs) if packs else {lang: load_pack(lang) for lang in self.langs}
+        self.max_games = int(max_games)
+        self.clock = clock
+        self._evaluators = _Pool(max_keys=8, per_key=2)
+        self._players = _Pool(max_keys=3, per_key=1)
+        self._analyzers = _Pool(max_keys=2, per_key=1)
+        self._games: dict[str, _PlayGame] = {}
+        self._games_lock = threading.Lock()
+
+    # -- shared pieces ----------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Compile (or load from numba's cache) and page in what a request needs, once per
+        language, so that the first request is not the slow one."""
+        from ...eval.bingo import bingo_lanes
+
+        for lang, pack in self.packs.items():
+            pack.words  # the word set (phony checks in a game against heuri)
+            cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRST?/ 0/0 0"
+            pos = self._position_of(pack, cgp)
+            with self._evaluator(lang, DEFAULT_ENGINE) as ev:
+                ev.rank(pos)
+            bingo_lanes(pack, pos.board.letters)
+
+    def pack(self, req: dict):
+        """The pack of ``req['lang']`` (default: the CGP's ``lex``/``ld``, else the first
+        served language). Raises HeuriError naming the languages served."""
+        lang = req.get("lang")
+        if lang is not None and not isinstance(lang, str):
+            raise HeuriError(f"lang: {_show(lang)} is not a string; this server serves {', '.join(self.langs)}")
+        if not lang and isinstance(req.get("cgp"), str):
+            from ...core.cgp import guess_language
+
+            lang = guess_language(req["cgp"])
+        lang = lang or self.langs[0]
+        if lang not in self.packs:
+            raise HeuriError(f"lang: {_show(lang)} is not served here; this server serves {', '.join(self.langs)} "
+                             f"(heuri serve --lang ...)")
+        return self.packs[lang]
+
+    def _evaluator(self, lang: str, engine: str, **opts):
+        """An evaluator of the pool (a context manager): evaluators keep per-decision
+        state, so one is used by one thread at a time."""
+        from ...eval.evaluate import make_evaluator
+
+        key = (lang, engine, tuple(sorted(opts.items())))
+        return self._evaluators.use(key, lambda: make_evaluator(self.packs[lang], engine, **opts))
+
+    @staticmethod
+    def _position_of(pack, cgp: str):
+        from ...core.cgp import parse_cgp
+        from ...core.game import Position
+
+        if not cgp.strip():
+            parse_cgp(cgp, pack.spec)  # the CgpError that says what a CGP holds
+        return Position.from_cgp(cgp, pack.spec)
+
+    def _position(self, req: dict):
+        pack = self.pack(req)
+        return pack, self._position_of(pack, _text(req, "cgp"))
+
+    @staticmethod
+    def _warning(req: dict, pack) -> str | None:
+        """The answer's ``warning``: the CGP names a word list other than the pack's (which
+        pack answered, with which word list, when no ``lang`` chose it)."""
+        from ...core.cgp import lexicon_warning
+
+        w = lexicon_warning(req["cgp"], pack.spec)
+        if w and not req.get("lang"):
+            w += f" (no lang given, and no pack here knows that word list: give lang to choose)"
+        return w
+
+    # -- position view ----------------------------------------------------------------------
+    def position(self, req: dict) -> dict:
+        """``{lang, cgp}`` → ``{lang, cgp, svg, grid, rack, scores, bag, unseen, lanes,
+        lane_squares, warning}``: ``cgp`` written back canonically, ``svg`` the board, ``grid`` (N × N)
+        each square's CGP token ('' empty, ``[CH]``, lower case a blank), ``unseen``
+        ``[[tile, count]]`` of the tiles the player to move cannot see, ``lanes``
+        ``[[row, col, across, length]]`` (0-based) where a bingo can land and
+        ``lane_squares`` ``[[row, col]]`` their empty squares; ``warning``: see :meth:`moves`."""
+        from ...formats.render import board_svg
+        from ...core.tiletext import format_spelling
+
+        _fields(req, ("lang", "cgp"), "position")
+        pack, pos = self._position(req)
+        spec = pack.spec
+        b = pos.board
+        grid = [["" if b.letters[r, c] < 0 else format_spelling(spec.tiles[b.letters[r, c]], bool(b.blanks[r, c]))
+                 for c in range(b.size)] for r in range(b.size)]
+        unseen = pos.unseen()
+        return {"lang": spec.code, "cgp": pos.cgp(), "svg": board_svg(b, label="position"), "grid": grid,
+                "rack": pos.rack_text(), "scores": list(pos.scores), "bag": pos.bag_size,
+                "unseen": [[("?" if t == spec.blank else format_spelling(spec.tiles[t])), int(unseen[t])]
+                           for t in range(spec.n_kinds) if unseen[t]],
+                **_lanes(pack, b), "warning": self._warning(req, pack)}
+
+    def moves(self, req: dict) -> dict:
+        """``{lang, cgp, top}`` → ``{lang, count, moves: [{move, score, tiles_played, leave}],
+        warning}``: the rows of ``heuri moves --json`` (best score first, the generator's
+        order on ties), the first ``top`` (default all, at most :data:`MAX_ROWS`);
+        ``warning`` (None or a sentence): the CGP's ``lex`` names a word list other than
+        the answering pack's (:func:`heuri.cgp.lexicon_warning`)."""
+        from ...core.move import Move, format_rack
+        from ...core.movegen import leaves
+
+        _fields(req, ("lang", "cgp", "top"), "moves")
+        top = _int(req, "top", MAX_ROWS, 1, MAX_ROWS)
+        pack, pos = self._position(req)
+        spec = pack.spec
+        moves = pos.moves(pack)
+        order = np.argsort(-moves["score"].astype(np.int64), kind="stable")[:top]
+        lv = leaves(pos.rack, moves[order]) if len(order) else np.zeros((0, spec.n_kinds), np.uint8)
+        rows = []
+        for k, i in enumerate(order):
+            leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[k, t]))], spec)
+            rows.append({"move": Move.from_record(moves[i], spec).gcg(spec), "score": int(moves[i]["score"]),
+                         "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
+        return {"lang": spec.code, "count": int(len(moves)), "moves": rows, "warning": self._warning(req, pack)}
+
+    def best(self, req: dict) -> dict:
+        """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{lang, engine, count, rows: [{move,
+        j, e, p, v, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
+        same evaluator, options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`,
+        top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
+        from ...eval.evaluate import engine_options
+
+        _fields(req, ("lang", "cgp", "engine", "top", "k", "top_n", "exact"), "best")
+        engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
+        top = _int(req, "top", 10, 1, MAX_ROWS)
+        k = _num(req, "k", *K_RANGE)
+        top_n = _int(req, "top_n", 20, 1, 10_000) if req.get("top_n") is not None else None
+        opts = engine_options(engine, k, top_n, _bool(req, "exact"))
+        pack, pos = self._position(req)
+        with self._evaluator(pack.code, engine, **opts) as ev:
+            ranking = ev.rank(pos)
+            rows = ranking.rows(pack.spec, top)
+        return {"lang": pack.spec.code, "engine": engine, "count": len(ranking), "rows": rows,
+                "warning": self._warning(req, pack)}
+
+    def preview(self, req: dict) -> dict:
+        """``{lang, cgp, move}`` → the move checked for the player to move (board, rack and
+        word list) and drawn: ``{move, score, words, svg, lanes, lane_squares, cgp_after,
+        leave, warning}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
+        the board after it, the same player to move with the leave: the page's "apply"); an illegal
+        move raises MoveError saying why (a phony names the word)."""
+        from ...core.move import Move, Placement
+        from ...formats.render import board_svg
+
+        _fields(req, ("lang", "cgp", "move"), "preview")
+        pack, pos = self._position(req)
+        spec = pack.spec
+        m = Move.from_gcg(_text(req, "move"), pos.board, spec)
+        score = pos.check(m, pack.words)
+        words = []
+        if isinstance(m, Placement):
+            m = pos.board.canonical(m)
+            words = [w for w, _ in pos.board.words(m)]
+        after = pos.after(m, ())
+        return {"move": m.gcg(spec), "score": score, "words": words, "leave": after.rack_text(pos.to_move),
+                "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
+                "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp(),
+                "warning": self._warning(req, pack)}
+
+    # -- game view --------------------------------------------------------------------------
+    def game(self, req: dict) -> dict:
+        """``{gcg (text) | path, lang, analyze, engine, analysis}`` → the record turn by turn:
+        ``{lang, players, final, warnings, analysed, turns: [...]}``; each turn ``{n, line,
+        nick, seat, kind, rack, move, score, total, svg, cgp}`` (the board after the event,
+        the move played outlined; ``cgp`` the position before it) and, with ``analyze``,
+        :mod:`heuri.analyze`'s ``equity_lost``, ``best``, ``best_v``, ``v``, ``rank`` (the
+        engine's best dashed on the board); ``analysis`` (a ``heuri analyze --out`` folder
+        or its ``turns.parquet``): the same figures read from there, for the game of that
+        analysis with this record's moves. Refuses (422) a record of more than
+        :data:`MAX_GCG_EVENTS` events. ``path`` and ``analysis`` name files under the
+        records folder only (:func:`read_record_file`)."""
+        from ...formats.gcg import read_gcg, replay
+        from ...formats.render import board_svg
+
+        _fields(req, ("gcg", "name", "path", "lang", "analyze", "engine", "analysis"), "game")
+        analysed = _bool(req, "analyze")
+        engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)  # heuri analyze's default
+        where = _text(req, "analysis", required=False)
+        lang = req.get("lang")
+        if lang is not None and not isinstance(lang, str):
+            raise HeuriError(f"lang: {_show(lang)} is not a string")
+        text, name = self._gcg_source(req)
+        if text.count("\n>") + text.startswith(">") > MAX_GCG_EVENTS:
+            raise ApiError(f"{name}: more than {MAX_GCG_EVENTS} moves; a game record this long is refused "
+                           f"(a real game has 20 to 60)", 422, "too-many-moves")
+        # the text itself, never a path: read_gcg takes a one-line str naming a file as that file
+        game = read_gcg(text if "\n" in text else text + "\n", path=name)
+        if len(game.events) > MAX_GCG_EVENTS:
+            raise ApiError(f"{name}: {len(game.events)} moves; at most {MAX_GCG_EVENTS} are read", 422,
+                           "too-many-moves")
+        lang = lang or game.guess_language()
+        if not lang:
+            raise HeuriError(f"{name}: cannot tell the language (no #lexicon or #tile-distribution that names "
+                             f"it); choose one")
+        pack = self.pack({"lang": lang})
+        spec = pack.spec
+        out = {"lang": spec.code, "name": name, "players": [list(p) for p in game.players], "analysed": analysed}
+        if analysed:
+            with self._analyzer(engine) as an:
+                g = an.analyze(game, lang=spec.code, game_id=Path(name).stem)
+            out["engine"] = engine
+            out["warnings"] = [f"line {ln}: {msg}" for ln, msg in g.warnings]
+            out["final"] = list(g.final)
+            keep = ANALYSIS_KEYS
+            out["turns"] = [{"n": i + 1, "line": r["line"], "nick": r["player"], "seat": r["seat"],
+                             "kind": r["kind"], "rack": r["rack"], "move": r["move"], "score": r["points"],
+                             "total": r["score"], "cgp": r["cgp"],
+                             "svg": board_svg(v.board, played=v.played, second=v.best, label=f"turn {i + 1}"),
+                             **{k: r[k] for k in keep}}
+                            for i, (r, v) in enumerate(zip(g.rows, g.views))]
+            return out
+        r = replay(game, spec, end_rule="auto", words=pack.words)
+        turns, prevs, played = [], [], []
+        before = None
+        scoreless = 0
+        for st in r.steps:
+            e = st.event
+            if e.kind not in ("play", "exchange", "pass"):
+                if turns and e.kind in ("withdrawn", "challenge", "end_points", "end_penalty", "time"):
+                    turns[-1]["after"].append(e.text())
+                    turns[-1]["total"] = st.recorded_totals[turns[-1]["seat"]]
+                    turns[-1]["totals"] = list(st.recorded_totals)
+                    scoreless = scoreless + 1 if e.kind == "withdrawn" else 0 if e.kind == "challenge" else scoreless
+                    turns[-1]["svg"] = board_svg(st.board, label=f"turn {len(turns)}")
+                before = st.board
+                continue
+            from ...core.move import Move, Placement
+
+            prev = before if before is not None else r.board_at(0)
+            m = Move.from_gcg(e.move, prev, spec) if e.kind != "pass" else None
+            if isinstance(m, Placement):
+                m = prev.canonical(m)
+            tot = turns[-1]["totals"] if turns else [0] * len(game.players)
+            turns.append({"n": len(turns) + 1, "line": e.line, "nick": e.nick, "seat": e.player, "kind": e.kind,
+                          "rack": e.rack, "move": e.move, "score": e.score, "total": st.recorded_totals[e.player],
+                          "cgp": _cgp_before(prev, e.rack, spec, tot, e.player, scoreless),
+                          "totals": list(st.recorded_totals),
+                          "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": []})
+            prevs.append(prev)
+            played.append((st.board, m))
+            before = st.board
+            scoreless = 0 if e.score != 0 else scoreless + 1
+        out["warnings"] = [f"line {ln}: {msg}" for ln, msg in r.warnings] + [
+            f"line {m.line}: {m.nick} {m.event}: recorded {m.recorded_score}, the engine scores {m.engine_score}"
+            for m in r.mismatches]
+        out["final"] = list(r.steps[-1].recorded_totals) if r.steps else [0] * len(game.players)
+        out["turns"] = turns
+        if where:
+            data, shown = read_record_file(self.records, where, "analysis", None, MAX_ANALYSIS_BYTES,
+                                           default_name="turns.parquet")
+            rows = _analysis_rows(data, shown, [t["move"] for t in turns], Path(name).name)
+            out["analysed"] = True
+            out["engine"] = rows[0]["engine"] if rows else ""
+            out["analysis"] = shown
+            for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
+                t.update({k: row[k] for k in ANALYSIS_KEYS})
+                if t.get("best") and t["best"] != t["move"] and not t["after"]:
+                    from ...core.move import Move
+
+                    best = Move.from_gcg(t["best"], prev, spec)
+                    t["svg"] = board_svg(after, played=m, second=best, label=f"turn {t['n']}")
+        return out
+
+    def _gcg_source(self, req: dict) -> tuple[str, str]:
+        """(text, name) of the record: ``gcg`` (its text, uploaded; never taken as a path)
+        or ``path`` (a ``.gcg`` file under the records folder)."""
+        if req.get("gcg") is not None:
+            if req.get("path") is not None:
+                raise HeuriError("give the record once: gcg (its text) or path, not both")
+            name = _text(req, "name", required=False, limit=255) or "upload.gcg"
+            return _text(req, "gcg", limit=None), Path(name).name or "upload.gcg"
+        path = _text(req, "path", required=False)
+        if not path:
+            raise HeuriError("give the record: gcg (its text) or path (a .gcg file under the records folder)")
+        from ...formats.gcg import decode_record
+
+        data, shown = read_record_file(self.records, path, "path", ".gcg", MAX_RECORD_BYTES)
+        return decode_record(data, shown), shown
+
+    def _analyzer(self, engine: str):
+        from ..analyze import Analyzer
+
+        return self._analyzers.use(engine, lambda: Analyzer(engine, packs=self.packs))
+
+    # -- play view --------------------------------------------------------------------------
+    def play_new(self, req: dict) -> dict:
+        """``{lang, engine, seed, first}`` → a new game against heuri (``first``: ``"you"``
+        (default) or ``"heuri"``, who plays first; ``seed``: the bag, default random) and its
+        state (:meth:`play_state`). heuri's first move is made at once when it starts.
+        Raises ApiError 429 when :attr:`max_games` games are in progress (none is dropped
+        for a new one)."""
+        from ...core.game import Game
+        from ...play.players import check_engine
+
+        _fields(req, ("lang", "engine", "seed", "first"), "play")
+        pack = self.pack(req)
+        engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
+        check_engine(engine)
+        seed = _int(req, "seed", None, 0, 2**63 - 1)
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        you = 0 if _choice(req, "first", ("you", "heuri"), "you") == "you" else 1
+        g = _PlayGame(Game(pack.spec, seed=seed, words=pack.words), pack, engine, seed, you, self.clock())
+        gid = secrets.token_hex(16)
+        with self._games_lock:
+            self._expire()
+            if len(self._games) >= self.max_games:
+                raise ApiError(f"{len(self._games)} games are in progress, the most this server keeps; a finished "
+                               f"game expires {FINISHED_S // 60} minutes after its last move, an idle one after "
+                               f"{IDLE_S // 3600} hours", 429, "too-many-games")
+            self._games[gid] = g
+        with g.lock:
+            self._heuri_turns(g)
+            return g.state(gid, self.clock())
+
+    def _expire(self) -> None:
+        """Drop the games past their time (the caller holds the games' lock): finished
+        ones :data:`FINISHED_S` after their last move, others :data:`IDLE_S` after."""
+        now = self.clock()
+        for gid in [gid for gid, g in self._games.items() if g.expired(now)]:
+            del self._games[gid]
+
+    def _heuri_turns(self, g: "_PlayGame") -> None:
+        """heuri plays while it is its turn (its player from the pool)."""
+        from ...play.players import make_player
+
+        if g.game.over or g.game.position.to_move == g.you:
+            return
+        with self._players.use((g.pack.code, g.engine), lambda: make_player(g.engine, g.pack)) as player:
+            g.heuri_turns(player)
+
+    def _game(self, gid) -> "_PlayGame":
+        with self._games_lock:
+            self._expire()
+            g = self._games.get(gid) if isinstance(gid, str) else None
+        if g is None:
+            raise ApiError(f"game {_show(gid)}: no such game (a finished game is kept {FINISHED_S // 60} minutes, "
+                           f"an idle one {IDLE_S // 3600} hours, none after the server stops; start a new one)",
+                           404, "no-game")
+        return g
+
+    def play_state(self, gid: str) -> dict:
+        """The state of a game against heuri: ``{id, lang, engine, you, turn, to_move,
+        over, scores, rack, bag, unseen, svg, history: [{nick, move, score, total}], last,
+        can_exchange, result}`` (``you``: your seat; ``turn``: the moves played so far,
+        which your next move must repeat; ``unseen``: the bag and heuri's rack as you see
+        them, ``[[tile, count]]``). Neither the bag's seed nor heuri's rack is in it before
+        the game is over (heuri's exchanges show their tile count only)."""
+        g = self._game(gid)
+        with g.lock:
+            g.touched = self.clock()
+            return g.state(gid, g.touched)
+
+    def play_move(self, gid: str, req: dict) -> dict:
+        """``{move, turn}`` (GCG: ``8D WORD``, ``-ABC`` to exchange, ``-`` to pass; ``turn``:
+        the state's ``turn`` the move answers) played for you, checked against the board,
+        your rack and the word list (MoveError saying why it is refused: the game is then
+        unchanged), then heuri's reply; the new state. A ``turn`` that is not the game's
+        (a stale page, a move sent twice) raises ApiError 409 and changes nothing."""
+        _fields(req, ("move", "turn"), "move")
+        move = _text(req, "move", limit=64)
+        turn = _int(req, "turn", None, 0, 10_000)
+        if turn is None:
+            raise HeuriError("turn: missing; give the state's turn (the moves played so far) with the move")
+        g = self._game(gid)
+        with g.lock:
+            if g.game.over:
+                raise HeuriError("the game is over; start a new one")
+            now = len(g.game.history)
+            if turn != now:
+                raise ApiError(f"turn: {turn}: the game is at turn {now}; this move answers another state "
+                               f"(sent twice, or from a stale page): reload the game", 409, "stale-turn")
+            if g.game.position.to_move != g.you:
+                raise HeuriError("it is heuri's turn")
+            g.game.play(move)
+            g.touched = self.clock()
+            self._heuri_turns(g)
+            g.touched = self.clock()
+            return g.state(gid, g.touched)
+
+    def play_gcg(self, gid: str) -> str:
+        """The game so far as a GCG record (text); before the game is over heuri's racks
+        are left out and its exchanges written as a count (``-3``)."""
+        from ...formats.gcg import GcgEvent, game_to_gcg, write_gcg
+
+        g = self._game(gid)
+        with g.lock:
+            g.touched = self.clock()
+            nicks = ("you", "heuri") if g.you == 0 else ("heuri", "you")
+            names = tuple("You" if n == "you" else f"heuri ({g.engine})" for n in nicks)
+            over = g.game.over
+            rec = game_to_gcg(g.game, nicks=nicks, names=names, lexicon=g.pack.spec.lexicon,
+                              title=f"heuri serve, seed {g.seed}" if over else "heuri serve")
+            if not over:
+                for i, item in enumerate(rec.items):
+                    if isinstance(item, GcgEvent) and item.nick == "heuri":
+                        move = item.move
+                        if item.kind == "exchange":
+                            move = f"-{_exchange_count(item.move, g.pack.spec)}"
+                        rec.items[i] = dataclasses.replace(item, rack="", move=move)
+            return write_gcg(rec)
+
+
+def _exchange_count(move: str, spec) -> int:
+    """Tiles of an exchange's GCG text (``-A[CH]?`` → 3)."""
+    from ...core.move import parse_rack
+
+    return len(parse_rack(move[1:], spec))
+
+
+def _analysis_rows(data: bytes, where: str, moves: list[str], file_name: str) -> list[dict]:
+    """The rows of ``heuri analyze``'s ``turns.parquet`` (``data``: its bytes, read from
+    ``where`` under the records folder) of the game whose moves are ``moves`` (the record's
+    play, exchange and pass lines, in order; of several such games, the one whose record
+    has the same file name). Raises ApiError (404 no such game, 422 not such a table)."""
+    import io
+
+    import polars as pl
+
+    try:
+        df = pl.read_parquet(io.BytesIO(data))
+    except Exception:  # a damaged or foreign file: say so, in one line, without its bytes
+        raise ApiError(f"analysis {where}: not a table of heuri analyze (cannot read it as parquet)", 422,
+                       "bad-analysis") from None
+    need = {"game", "path", "turn", "move", "engine", *ANALYSIS_KEYS}
+    if not need <= set(df.columns):
+        raise ApiError(f"analysis {where}: turns.parquet lacks columns {sorted(need - set(df.columns))}", 422,
+                       "bad-analysis")
+    found = []
+    for (gid,), g in df.sort("turn").group_by(["game"], maintain_order=True):
+        if g["move"].to_list() == moves:
+            found.append(g)
+    if not found:
+        raise ApiError(f"analysis {where}: none of its {df['game'].n_unique()} games has this record's moves", 404,
+                       "no-game")
+    same = [g for g in found if Path(str(g["path"][0])).name == file_name]
+    return (same or found)[0].to_dicts()
+
+def _lanes(pack, board) -> dict:
+    """``{lanes, lane_squares}`` of a board (see :meth:`Service.position`)."""
+    from ...eval.bingo import bingo_lanes
+
+    lanes = bingo_lanes(pack, board.letters)
+    sq = set()
+    for r, c, across, n in lanes:
+        for i in range(n):
+            rr, cc = (r, c + i) if across else (r + i, c)
+            if board.letters[rr, cc] < 0:
+                sq.add((rr, cc))
+    return {"lanes": [list(x) for x in lanes], "lane_squares": sorted([list(x) for x in sq])}
+
+
+def _cgp_before(board, rack: str, spec, totals, seat: int, scoreless: int) -> str:
+    """CGP of the position a record's turn is played from: the mover first with the
+    rack the record gives ('' unknown), the scores before the move."""
+    from ...core.cgp import CgpRecord, format_cgp
+
+    ids = tuple(spec.parse_tiles(rack)) if rack else None
+    opp = max((t for i, t in enumerate(totals) if i != seat), default=0)
+    return format_cgp(CgpRecord(board, (ids, None), (totals[seat], opp), scoreless))
+
+
+class _PlayGame:
+    """One game against heuri: the :class:`heuri.game.Game`, the engine's name (its player
+    comes from the service's pool for each turn), your seat, its times (``clock`` seconds)."""
+
+    __slots__ = ("game", "pack", "engine", "seed", "you", "lock", "touched", "endgame")
+
+    def __init__(self, game, pack, engine: str, seed: int, you: int, now: float):
+        self.game = game
+        self.pack = pack
+        self.engine = engine
+        self.seed = seed
+        self.you = you
+        self.lock = threading.Lock()
+        self.touched = now
+        self.endgame = False
+
+    def expired(self, now: float) -> bool:
+        return now - self.touched > (FINISHED_S if self.game.over else IDLE_S)
+
+    def heuri_turns(self, player) -> None:
+        """heuri plays while it is its turn (once, unless you have no move)."""
+        g = self.game
+        while not g.over and g.position.to_move != self.you:
+            move = player.choose(g.position)
+            g.play(move)
+            self.endgame = bool((getattr(player, "info", {}) or {}).get("endgame"))
+
+    def state(self, gid: str, now: float) -> dict:
+        from ...core.move import Exchange
+        from ...formats.render import board_svg, rack_svg
+        from ...core.tiletext import format_spelling
+
+        g = self.game
+        spec = g.spec
+        p = g.position
+        nick = lambda seat: "you" if seat == self.you else "heuri"  # noqa: E731
+        hist = []
+        for pos, move, pts in g.history:
+            mine = pos.to_move == self.you
+            text = move.gcg(spec)
+            if not mine and not p.over and isinstance(move, Exchange):
+                text = f"-{move.n_tiles}"
+            hist.append({"nick": nick(pos.to_move), "move": text, "score": pts,
+                         "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else ""})
+        last = g.history[-1][1] if g.history else None
+        unseen = p.unseen(self.you)
+        out = {"id": gid, "lang": spec.code, "engine": self.engine, "you": self.you, "turn": len(g.history),
+               "to_move": nick(p.to_move), "over": p.over, "scores": {"you": p.scores[self.you],
+                                                                      "heuri": p.scores[1 - self.you]},
+               "rack": p.rack_text(self.you), "bag": p.bag_size,
+               "rack_svg": rack_svg(spec, np.repeat(np.arange(spec.n_kinds), p.racks[self.you]), label="your rack"),
+               "cgp": dataclasses.replace(p, to_move=self.you).cgp(hide_others=True),
+               "unseen": [[("?" if t == spec.blank else format_spelling(spec.tiles[t])), int(unseen[t])]
+                          for t in range(spec.n_kinds) if unseen[t]],
+               "svg": board_svg(p.board, played=last if not isinstance(last, Exchange) else None,
+                                label="game board"),
+               "history": hist, "can_exchange": p.bag_size >= spec.exchange_min_bag, "endgame": self.endgame,
+               "result": None, "expires_s": int((FINISHED_S if p.over else IDLE_S) - (now - self.touched))}
+        if p.over:
+            a, b = p.scores[self.you], p.scores[1 - self.you]
+            out["result"] = "you win" if a > b else "heuri wins" if b > a else "a draw"
+            out["heuri_rack"] = p.rack_text(1 - self.you)
+        return out

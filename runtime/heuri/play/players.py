@@ -1,0 +1,347 @@
+"""Players: an engine name → an object with ``name`` and ``choose(position) -> Move``.
+
+Names (``heuri match --p1 NAME``):
+
+- ``greedy``: the top-scoring move (ties: the move generator's first);
+- ``heuri1``, ``heuri2``, ``heuri3``: the Heuri evaluators of :mod:`heuri.evaluate`, with the
+  endgame search of :mod:`heuri.endgame` once the bag is empty (:class:`TwoStepEndgame`: the
+  exact solver under :data:`MATCH_EXACT_LIMITS`, then, when it cannot prove the value, the
+  width-limited search under :data:`MATCH_WIDE_LIMITS`; deterministic counts, so a match
+  replays from its seed; greedy when neither fits);
+- ``heuri3-peg``, ``heuri4-peg``: heuri3 or heuri4 with the endgame solver and, with 1 to
+  :data:`PEG_MAX_BAG` tiles in the bag, the pre-endgame search of :mod:`heuri.peg` (its
+  choice by win probability);
+- ``heuri4``: heuri3 plus the next rack's expected handicap cost (vowel balance,
+  duplicates, Q without U: :mod:`heuri.leave_quality`) and minus the change of the
+  opponent's bingo expectation from the lanes the move opens or closes
+  (:class:`heuri.evaluate.Heuri4`), every bingo valued less the mean non-bingo score;
+  ``heuri4-leave``, ``heuri4-opp`` and ``heuri4-offset`` have one of the three each;
+  ``heuri4-lanes``: heuri3 with e half by δ after the move, half by every key landing;
+- ``heuri5``: heuri4 plus the scoring power of the next rack (the points its tiles add to a
+  non-bingo move, :attr:`heuri.pack.LanguagePack.tile_power`), the opponent's lanes
+  weighted 3 (:class:`heuri.evaluate.Heuri5`); ``heuri5-peg`` and ``heuri5-noend`` as
+  heuri4's;
+- ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
+  (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
+  ordinary move instead of 27), and for the engines that search the endgame the search's
+  own options (:data:`ENDGAME_OPTIONS`; ``heuri4@exact_nodes=100000`` gives the exact step
+  100,000 nodes);
+- ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``, ``heuri4-noend``: the same evaluators without the
+  endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
+  that shows what the search is worth.
+
+:func:`make_player` builds one for a loaded pack; :func:`check_engine` validates a name
+without loading anything (for argument checks). A player is deterministic: the same
+position gives the same move.
+
+>>> check_engine("heuri3-noend")
+'heuri3-noend'
+>>> sorted(ENGINES)
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg']
+"""
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..core.bounds import BoundsError, check_float, excerpt
+from ..core.errors import HeuriError
+from ..eval.engines import ENGINES as REGISTRY
+
+
+class EngineError(HeuriError):
+    """An engine name that heuri does not know."""
+
+
+#: engine name → (evaluator name for :func:`heuri.eval.evaluate.make_evaluator`, endgame
+#: search on?), read from the registry (:data:`heuri.eval.engines.ENGINES`)
+ENGINES: dict[str, tuple[str, bool]] = {n: (n if e.options else e.evaluator, e.endgame)
+                                        for n, e in REGISTRY.items()}
+#: engines that also search the pre-endgame → their evaluator
+PEG_ENGINES = {n: e.evaluator for n, e in REGISTRY.items() if e.peg}
+#: the largest bag the match players' pre-endgame search takes (tiles); above it they play
+#: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
+PEG_MAX_BAG = 1
+
+
+#: the endgame limits of the match players: move-generator calls and positions per decision
+#: (counts, not time, so the same seed gives the same games).
+#: the match players' two-step endgame: the exact solver under a small budget (proves the
+#: small endgames), and when it cannot prove the value, the width-limited search the players
+#: used before (12 placements a position, 1500 move lists): deeper on a big endgame than an
+#: unproved full-width search (600 paired es games: the full-width one alone scored −0.4
+#: points of win rate [−1.2, +0.4] against it)
+MATCH_EXACT_LIMITS: dict = {"max_generations": 150, "max_nodes": 10_000}
+MATCH_WIDE_LIMITS: dict = {"width": 12, "max_generations": 1500, "max_nodes": 20_000}
+#: engine-name options of the endgame search (``heuri4@exact_nodes=100000,wide=0``), for the
+#: engines that search the endgame: ``exact_nodes``, the exact step's node budget (its
+#: move-list budget becomes the same number, so the nodes bind); ``wide=0``, no width-limited
+#: second step (the exact step's move of its last completed depth is played)
+ENDGAME_OPTIONS = ("exact_nodes", "wide")
+#: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
+#: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
+#: any useful weight; the evaluators check their own signs)
+OPTION_MAX = 1e6
+OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "k": (0, 1000), "top": (0, 100_000),
+                 "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the match runner needs from an engine: a ``name`` and ``choose``, which returns
+    the move (:class:`heuri.move.Move`) to play in a :class:`heuri.game.Position` for the
+    player to move. ``info`` (a dict, may be empty) describes the last choice."""
+
+    name: str
+
+    def choose(self, position) -> object: ...
+
+
+def parse_engine(name: str) -> tuple[str, dict]:
+    """Split an engine name with options, ``BASE@key=value,key=value`` (e.g.
+    ``heuri4@offset=35,opponent=0.5``: :class:`heuri.evaluate.Heuri4` with those keyword
+    arguments), into ``(BASE, {key: float})``; a name without ``@`` has no options. The
+    options are the evaluator's own keywords (numbers only), so a variant needs no new
+    class to stay reproducible: its name says what it is; a pre-endgame engine
+    (``heuri4-peg@exact_nodes=300000,wide=0``) takes its evaluator's options, which its
+    pre-endgame search uses too. Raises EngineError for an unknown base, an engine without
+    options (greedy, SIU), an option the evaluator does not take, a value that is not a
+    finite number or one outside :data:`OPTION_BOUNDS` (±:data:`OPTION_MAX` by default).
+
+    >>> parse_engine("heuri4@offset=35,opponent=0.5")
+    ('heuri4', {'offset': 35.0, 'opponent': 0.5})
+    >>> parse_engine("heuri3")
+    ('heuri3', {})
+    """
+    import inspect
+
+    base, sep, rest = name.partition("@")
+    if base not in ENGINES:
+        raise EngineError(f"unknown engine {excerpt(base)!r}; choose one of {', '.join(sorted(ENGINES))}")
+    if not sep:
+        return base, {}
+    evaluator, endgame = ENGINES[base]
+    if evaluator == "greedy":
+        raise EngineError(f"engine {name!r}: {base} takes no options")
+    from ..eval.evaluate import evaluator_class
+
+    # the options a variant may set: the numeric keywords of the evaluator class and of the
+    # classes it passes **options on to (not the pack, not the weights object), and the
+    # endgame search's (ENDGAME_OPTIONS) when the engine searches the endgame
+    allowed = sorted({k for cls in evaluator_class(evaluator).__mro__ if "__init__" in vars(cls)
+                      for k, v in inspect.signature(cls.__init__).parameters.items()
+                      if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
+                     | (set(ENDGAME_OPTIONS) if endgame else set()))
+    opts: dict = {}
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        if key not in allowed or not eq:
+            what = f"unknown option {excerpt(key)!r}" if key not in allowed else f"option {key!r} needs a value"
+            raise EngineError(f"engine {excerpt(name)!r}: {what}; {base} takes "
+                              f"{', '.join(k + '=NUMBER' for k in allowed)}")
+        try:
+            float(value)
+        except ValueError:
+            raise EngineError(f"engine {excerpt(name)!r}: option {key} needs a number, "
+                              f"got {excerpt(value, 40)!r}") from None
+        lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
+        try:  # NaN and the infinities parse as floats: refused here (the message gives the range)
+            opts[key] = check_float(value, f"option {key}", -float("inf"), float("inf"))
+        except BoundsError:
+            try:
+                check_float(value, f"option {key}", lo, hi)
+            except BoundsError as e:
+                raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
+        raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
+    for key, x in opts.items():
+        lo, hi = OPTION_BOUNDS.get(key, (-OPTION_MAX, OPTION_MAX))
+        try:
+            check_float(x, f"option {key}", lo, hi)
+        except BoundsError as e:
+            raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    return base, opts
+
+
+def match_endgame_limits(options: dict) -> tuple[dict, dict | None]:
+    """The two steps' :class:`heuri.endgame.EndgameSearch` keywords for an engine's options
+    (:data:`ENDGAME_OPTIONS`): ``(exact, wide or None)``, :data:`MATCH_EXACT_LIMITS` and
+    :data:`MATCH_WIDE_LIMITS` when none is set.
+
+    >>> match_endgame_limits({"exact_nodes": 200000.0, "wide": 0.0})
+    ({'max_generations': 200000, 'max_nodes': 200000}, None)
+    >>> match_endgame_limits({})[0] == MATCH_EXACT_LIMITS
+    True
+    """
+    exact = dict(MATCH_EXACT_LIMITS)
+    if "exact_nodes" in options:
+        n = int(options["exact_nodes"])
+        exact = {"max_generations": n, "max_nodes": n}
+    wide = dict(MATCH_WIDE_LIMITS) if options.get("wide", 1) else None
+    return exact, wide
+
+
+def check_endgame_budget(name: str, endgame_options: dict | None) -> None:
+    """Raise EngineError when engine ``name`` sets its endgame search in its name
+    (:data:`ENDGAME_OPTIONS`) and ``endgame_options`` (a match's ``--endgame-*``) would
+    override it: two budgets asked, and neither may be dropped silently."""
+    if not endgame_options or name.startswith("siu:"):
+        return
+    if set(parse_engine(name)[1]) & set(ENDGAME_OPTIONS):
+        raise EngineError(f"engine {name!r} sets its endgame search in its name; the match's "
+                          f"--endgame-generations / --endgame-width would override it: give one or the other")
+
+
+def check_engine(name: str) -> str:
+    """Return ``name`` if it is a known engine (with valid options, see
+    :func:`parse_engine`), else raise EngineError naming the known ones."""
+    if name.startswith("siu:") and name[4:].strip():  # SIU hook: an external engine
+        return name
+    parse_engine(name)
+    return name
+
+
+def greedy_index(recs: np.ndarray) -> int:
+    """Index of the top-scoring record of a MOVE_DTYPE array (the first one on ties;
+    exchanges and passes score 0, so a placement scoring more wins)."""
+    return int(np.argmax(recs["score"]))
+
+
+class GreedyPlayer:
+    """Plays the top-scoring legal move (exchanges and passes score 0; with no placement
+    it passes). Deterministic: ties go to the generator's first move."""
+
+    def __init__(self, pack, name: str = "greedy"):
+        self.pack = pack
+        self.name = name
+        self.info: dict = {}
+
+    def choose(self, position):
+        from ..core.move import Move, Pass
+        from ..core.movegen import generate_best
+
+        self.info = {"endgame": False}
+        if position.over:
+            return Pass()
+        # the first of the top-scoring placements, as greedy_index picks it from the full
+        # list, without listing them all (movegen.generate_best)
+        recs = generate_best(self.pack, position.board.letters, position.board.blanks, position.rack,
+                             n=1, rules=position.spec)
+        if len(recs) == 0:
+            return Pass()
+        return Move.from_record(recs[0], self.pack.spec)
+
+
+class EvaluatorPlayer:
+    """A heuri evaluator, with the endgame search once the bag is empty.
+
+    ``choose`` asks the endgame search first when ``endgame`` is set and the bag is empty;
+    when the search does not fit its limits it falls back to greedy. Otherwise the
+    evaluator's choice. ``info`` after a choice: ``endgame`` (the search chose the move),
+    ``exact`` (it was exact), ``nodes``.
+    """
+
+    def __init__(self, pack, name: str, evaluator: str, endgame: bool, endgame_options: dict | None = None,
+                 peg: bool = False, options: dict | None = None):
+        self.pack = pack
+        self.name = name
+        self.evaluator = evaluator
+        options = dict(options or {})
+        search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
+        check_endgame_budget(name, endgame_options)
+        self._choose = _evaluator_choose(pack, evaluator, options)
+        self._greedy = GreedyPlayer(pack)
+        self.search = None
+        if endgame:
+            from ..search.endgame import EndgameSearch
+
+            self.search = (EndgameSearch(pack, **endgame_options) if endgame_options
+                           else match_endgame(pack, search_options))
+        self.peg = None
+        if peg:
+            from ..search.peg import PegSearch
+
+            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG, evaluator_options=options)
+        self.info: dict = {}
+
+    def choose(self, position):
+        if self.search is not None and position.bag_size == 0:
+            res = self.search.search(position)
+            if res is not None:
+                self.info = {"endgame": True, "exact": res.exact, "nodes": res.nodes, "depth": res.depth,
+                             "value": res.value}
+                return res.move
+            move = self._greedy.choose(position)
+            self.info = {"endgame": False, "fallback": True}
+            return move
+        if self.peg is not None and 1 <= position.bag_size <= PEG_MAX_BAG:
+            res = self.peg.search(position)
+            self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
+            return res.move
+        self.info = {"endgame": False}
+        return self._choose(position)
+
+
+class TwoStepEndgame:
+    """The match players' endgame: ``exact.search``; when its value is not exact,
+    ``wide.search`` (a width-limited search: deeper, never exact) and its move, unless it
+    does not fit its limits either. Same interface as :class:`heuri.endgame.EndgameSearch`."""
+
+    def __init__(self, exact, wide):
+        self.exact = exact
+        self.wide = wide
+
+    def search(self, position):
+        res = self.exact.search(position)
+        if res is not None and res.exact:
+            return res
+        res2 = self.wide.search(position)
+        return res2 if res2 is not None else res
+
+
+def match_endgame(pack, options: dict | None = None):
+    """The endgame search of the match players (and of ``heuri analyze``, which values a turn
+    as the player would): :class:`TwoStepEndgame` under :data:`MATCH_EXACT_LIMITS` and
+    :data:`MATCH_WIDE_LIMITS`, or under an engine's endgame ``options``
+    (:func:`match_endgame_limits`; without a wide step, the exact step's
+    :class:`heuri.endgame.EndgameSearch` alone)."""
+    from ..search.endgame import EndgameSearch
+
+    exact, wide = match_endgame_limits(options or {})
+    if wide is None:
+        return EndgameSearch(pack, **exact)
+    return TwoStepEndgame(EndgameSearch(pack, **exact), EndgameSearch(pack, **wide))
+
+
+def _evaluator_choose(pack, evaluator: str, options: dict | None = None):
+    """A function ``position -> Move`` for an evaluator of :mod:`heuri.evaluate` (with the
+    keyword ``options`` of an engine name, :func:`parse_engine`)."""
+    if evaluator == "greedy":
+        return GreedyPlayer(pack).choose
+    from ..eval.evaluate import make_evaluator
+
+    return make_evaluator(pack, evaluator, **(options or {})).choose
+
+
+def make_player(name: str, pack, endgame_options: dict | None = None, siu_options: dict | None = None) -> Player:
+    """The player called ``name`` (see :data:`ENGINES`) for a loaded ``pack``.
+    ``endgame_options``: keyword arguments of :class:`heuri.endgame.EndgameSearch`
+    (``max_nodes``, ``max_generations``, ``width``, ``max_depth``). Raises EngineError.
+    ``"siu:<command line>"`` is an external SIU engine (:func:`heuri.siu_client.make_siu_player`;
+    ``siu_options``: its keywords ``options`` {Name: value}, ``movetime_ms``, ``stderr_path``,
+    ``grace_s``, ``words`` (default ``pack.words``; None checks board and rack only));
+    its ``choose`` raises :class:`heuri.siu_client.EngineFailure` (a forfeit), and it has
+    ``close()``."""
+    if name.startswith("siu:"):  # SIU hook
+        from .siu_client import make_siu_player
+
+        kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
+        return make_siu_player(check_engine(name), **kw)
+    base, options = parse_engine(name)
+    if base in PEG_ENGINES:
+        return EvaluatorPlayer(pack, name, PEG_ENGINES[base], True, endgame_options, peg=True, options=options)
+    evaluator, endgame = ENGINES[base]
+    if evaluator == "greedy" and not endgame:
+        return GreedyPlayer(pack, name)
+    return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
