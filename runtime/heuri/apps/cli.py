@@ -229,6 +229,16 @@ def _replay_one(path: Path, args, packs: dict):
 def _print_replay(con, name: str, r) -> None:
     from rich.table import Table
 
+    from ..core.cgp import named_lexicon_warning
+
+    # the banner: which word list answered, and how many moves it does not hold
+    lex = r.spec.lexicon
+    plays = sum(st.event.kind == "play" for st in r.steps)
+    con.print(escape(f"{name}: {len(r.off_list)} of {_count(plays, 'play')} not in {lex} "
+                     f"(the word list that answered)"), highlight=False)
+    other = named_lexicon_warning(r.game.lexicon, r.spec)
+    if other:
+        con.print(f"[yellow]warning[/yellow] {escape(f'{name}: {other}')}", highlight=False)
     for line, msg in r.warnings:
         con.print(f"[yellow]warning[/yellow] {escape(f'{name}:{line}: {msg}')}", highlight=False)
     if r.mismatches:
