@@ -576,9 +576,15 @@ def cmd_analyze(args) -> int:
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
                     jobs=args.jobs, force=args.force, progress=not args.quiet)
     con = Console() if sys.stdout.isatty() else Console(width=120)
+    from .analyze_batch import lexicons_of
     from .report import batch_tables
 
     n = len(res.summaries)
+    off = sum(s.get("off_list") or 0 for s in res.summaries)
+    if res.summaries:
+        lex = ", ".join(lexicons_of(res.summaries))
+        con.print(escape(f"lexicon: {lex}" + (f"; {_count(off, 'move')} not in it (not scored, left out of the "
+                                                f"figures)" if off else "")), highlight=False)
     t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
     for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
         t.add_column(col, justify="left" if col == "player" else "right")

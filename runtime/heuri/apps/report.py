@@ -12,6 +12,9 @@ the turns. Nothing is fetched when the page is viewed, so it opens from a file.
 - :func:`index_html`: the batch page (per player: mean equity lost a turn and a game, missed
   bingos a game and their mean value, agreement with the engine, the five worst moves with
   links; one line a game).
+
+Every page says which lexicon answered, and counts in a banner at the top the moves whose
+words that lexicon does not hold ("not in <lexicon>": not ranked, no equity lost).
 """
 from __future__ import annotations
 
@@ -196,5 +199,9 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     (``games/<id>.html``); ``failed``: ``(path, message)`` of the records that could not be
     analysed."""
     t = batch_tables(summaries, rows)
+    lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
+    off = [s.get("off_list") or 0 for s in summaries]
     return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
-                                                    engine=engine, formula=equity_formula(engine))
+                                                    engine=engine, formula=equity_formula(engine),
+                                                    lexicons=lexicons, off=sum(off),
+                                                    off_games=sum(k > 0 for k in off))
