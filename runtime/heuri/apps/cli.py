@@ -628,7 +628,10 @@ def _master_from(args, pack=None):
             lang = args.lang or read_gcg(Path(path)).guess_language()
         except GcgError as e:
             raise HeuriError(str(e)) from None
-        pack = pack or load_pack(_lang_or_guess(lang, None, path))
+        from ..core.pack import pack_for_record
+
+        # the lexicon its tops were found in (#lexicon), when its pack is built
+        pack = pack or pack_for_record(_lang_or_guess(lang, None, path), read_gcg(Path(path)).lexicon)
         return pack, load_master(path, pack)
     pack = pack or load_pack(args.lang or "fr")
     return pack, master_game(pack, seed=args.seed)
