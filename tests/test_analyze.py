@@ -239,6 +239,27 @@ def test_moves_outside_the_lexicon_are_flagged_never_scored(real, pack_fr):
             assert "offlist" not in row
 
 
+def test_the_records_lexicon_answers_when_built(fra24_build, monkeypatch, tmp_path, capsys):
+    """With a pack of FRA24 built (conftest: the record's own words), the FRA24 record is
+    answered with it: no move outside the list, every analysed turn ranked and scored, and
+    the command, the summary and the page say FRA24."""
+    build, _ = fra24_build
+    monkeypatch.setenv("HEURI_BUILD", str(build))
+    monkeypatch.delenv("HEURI_LEXICON", raising=False)
+    g = Analyzer("greedy").analyze(CASES / "fr" / "001.gcg")
+    assert (g.lexicon, g.record_lexicon, g.off_list) == ("FRA24", "FRA24", 0)
+    assert not any("names lexicon" in msg for _, msg in g.warnings)
+    assert all(r["rank"] is not None and r["equity_lost"] is not None
+               for r in g.rows if r["analysed"] and r["rack_known"])
+    out = tmp_path / "a"
+    assert main(["analyze", str(CASES / "fr" / "001.gcg"), "--engine", "greedy", "--out", str(out), "--quiet"]) == 0
+    assert "lexicon: FRA24" in capsys.readouterr().out
+    s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert s["lexicons"] == ["FRA24"] and s["off_list"] == 0 and s["games"][0]["lexicon"] == "FRA24"
+    assert set(pl.read_parquet(out / "turns.parquet")["lexicon"]) == {"FRA24"}
+    assert 'lexicon <span id="lexicon">FRA24</span>' in (out / "games" / "001.html").read_text(encoding="utf-8")
+
+
 def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):
     cases = CASES
     text = (cases / "es" / "001.gcg").read_text(encoding="utf-8")
