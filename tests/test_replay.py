@@ -198,7 +198,7 @@ def test_replay_folder_summary(tmp_path, capsys):
         if len(cells) == 2 and cells[1].isdigit():
             counts[cells[0]] = int(cells[1])
     assert counts == {"read": 4, "replayed": 3, "complete": 0, "with mismatches": 1, "with warnings": 0,
-                      "refused": 1, "refused: inconsistent-total": 1}
+                      "with plays not in the lexicon": 0, "refused": 1, "refused: inconsistent-total": 1}
     assert "c.gcg:3" in out
     shutil.rmtree(tmp_path / "sub")
     (tmp_path / "c.gcg").unlink()

@@ -155,6 +155,7 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
         assert page.inner_text("#play-error") == ""
     rows = page.locator("#play-history tbody tr")
     assert rows.count() == 10
+    assert page.inner_text("#play-lexicon") == f"lexicon {page.evaluate('S.play.lexicon')}" != "lexicon undefined"
     you = int(page.locator(".score").first.locator("b").inner_text())
     assert you == page.evaluate("S.play.history.filter(h => h.nick === 'you').reduce((a, h) => a + h.score, 0)") > 0
     bag = int(page.evaluate("S.play.bag"))

@@ -292,11 +292,12 @@ def cmd_replay(args) -> int:
         tally["complete"] += r.complete
         tally["with mismatches"] += bool(r.mismatches)
         tally["with warnings"] += bool(r.warnings)
+        tally["with plays not in the lexicon"] += bool(r.off_list)
     t = Table(title=f"replay of {len(files)} files")
     t.add_column("files", justify="left")
     t.add_column("count", justify="right")
     t.add_row("read", str(len(files)))
-    for key in ("replayed", "complete", "with mismatches", "with warnings"):
+    for key in ("replayed", "complete", "with mismatches", "with warnings", "with plays not in the lexicon"):
         t.add_row(key, str(tally[key]))
     t.add_row("refused", str(sum(refused.values())))
     for reason, k in sorted(refused.items(), key=lambda x: (-x[1], x[0])):

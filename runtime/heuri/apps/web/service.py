@@ -387,8 +387,9 @@ class Service:
         lexicon = (lexicon or "").strip()
         if len(lexicon) > 64:
             raise HeuriError(f"lexicon: {_show(lexicon)}: a lexicon name has at most 64 characters")
-        if not lang and lexicon and lexicon.upper() in self.lexicon_folders:
-            lang = self.lexicon_folders[lexicon.upper()][0]
+        if not lang and lexicon:  # the language of the lexicon named
+            lang = (self.lexicon_folders[lexicon.upper()][0] if lexicon.upper() in self.lexicon_folders else
+                    next((c for c, p in self.packs.items() if p.spec.lexicon.upper() == lexicon.upper()), None))
         if not lang and isinstance(req.get("cgp"), str):
             from ...core.cgp import guess_language
 

@@ -399,8 +399,8 @@ function drawPlay(d) {
   });
   $("#play-exchange").disabled = !d.can_exchange || d.over;
   $("#play-go").disabled = $("#play-pass").disabled = d.over;
-  $("#play-status").textContent = (d.over ? "game over" : d.endgame ? "heuri played its endgame search's move; your turn" : "your turn") +
-    ` · lexicon ${d.lexicon}`;
+  $("#play-status").textContent = d.over ? "game over" : d.endgame ? "heuri played its endgame search's move; your turn" : "your turn";
+  $("#play-lexicon").textContent = `lexicon ${d.lexicon}`;
   const end = $("#play-end");
   end.textContent = "";
   if (d.over) {
