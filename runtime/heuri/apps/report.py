@@ -133,7 +133,9 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
     turns = []
     for v in g.views:
         r = v.row
-        second = v.best if (v.best is not None and r.get("equity_lost") not in (None, 0.0)) else None
+        # the engine's best beside the move played when it differs (a move not in the lexicon: always)
+        second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
+            else None
         label = f"turn {r['turn']}: {r['player']} {r['move']}"
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
