@@ -240,7 +240,7 @@ def load_pack_or_hint(lang: str):
         return load_pack(lang)
     except PackError as e:
         msg = str(e)
-        if "snakemake" not in msg:  # an unknown language: say how to add and build one
+        if msg.startswith("no language"):  # an unknown language: say how to add and build one
             msg += (f"; to add it, write lexicons/{lang}/spec.toml and a word list (README: Add a "
                     f"language), then build it with: snakemake --cores 2 {lang}")
         raise PackError(msg) from None
