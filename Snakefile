@@ -17,10 +17,13 @@ for _d in sorted(Path("lexicons").iterdir()):
     if _d.is_dir() and not (_d / "spec.toml").is_file():
         print(f"warning: {_d}/ has no spec.toml: not a language folder, skipped", file=sys.stderr)
 
-# Every artifact of a pack; the manifest depends on all of them.
-PACK = ["tiles.parquet", "words.parquet", "anagrams.parquet", "septets.parquet",
-        "pure_septets.parquet", "reduced_octets.parquet", "keys.json", "graph/meta.json",
-        "bingo/meta.json", "long_alphagrams/meta.json", "tile_power.parquet", "manifest.json"]
+# The pack's steps, one list for the Snakefile, pipeline/build.py and the loader
+# (heuri.core.pack.PACK_STEPS): each rule below is one step, named as it is there, and the
+# manifest rule waits on the file each step is tracked by.
+sys.path.insert(0, str(Path("runtime").resolve()))
+from heuri.core.pack import PACK_STEPS
+
+PACK = [step.files[0] for step in PACK_STEPS]
 
 # Each rule also depends on the code it runs, so that editing a step rebuilds what it made.
 COMMON = ["pipeline/common.py", "runtime/heuri/core/spec.py"]
@@ -140,6 +143,10 @@ rule manifest:
         code=code("manifest") + ["runtime/heuri/core/pack.py"],  # PACK_FORMAT
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
+
+
+for _step in PACK_STEPS:  # a step of the list without its rule here stops: "Rule X is not defined"
+    getattr(rules, _step.name)
 
 
 # ---- self-play matches (heuri.match) ---------------------------------------------------------

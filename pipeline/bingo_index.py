@@ -219,11 +219,6 @@ def build_bingo_index(spec_file: Path, outdir: Path) -> dict:
     return meta
 
 
-def build_step(spec_file: Path, outdir: Path) -> None:
-    """pipeline.build.EXTRA_STEPS entry: the bingo index of the pack in ``outdir``."""
-    build_bingo_index(spec_file, outdir)
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description="bingo index for δ (heuri.bingo)")
     ap.add_argument("spec", type=Path)

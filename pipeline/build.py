@@ -8,62 +8,66 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from heuri.core.pack import PACK_STEPS
+
 from .anagrams import build_anagrams
+from .bingo_index import build_bingo_index
 from .keys import build_keys
+from .long_alphagrams import build_long_alphagrams
 from .manifest import build_manifest
+from .tile_power import build_tile_power
 from .tiles import build_tiles
+from .wordgraph import build_graph
 from .words import build_words
 
-#: Extra steps other modules register: callables (spec_file, outdir) -> None, run in order
-#: after the keys and before the manifest (e.g. the move generator's word graph).
-EXTRA_STEPS: list = []
-
-from .wordgraph import build_step as _wordgraph_step  # noqa: E402  (heuri.movegen's GADDAG)
-
-EXTRA_STEPS.append(_wordgraph_step)
-
-from .bingo_index import build_step as _bingo_step  # noqa: E402  (heuri.bingo's δ index)
-
-EXTRA_STEPS.append(_bingo_step)
-
-from .long_alphagrams import build_step as _long_step  # noqa: E402  (heuri.movegen's best-N bounds)
-
-EXTRA_STEPS.append(_long_step)
-
-from .tile_power import build_step as _power_step  # noqa: E402  (heuri.evaluate's Heuri5)
-
-EXTRA_STEPS.append(_power_step)
+#: How each step of :data:`heuri.core.pack.PACK_STEPS` runs in process: ``(spec_file,
+#: outdir, wordlist)`` → None (the manifest's returns the manifest). The Snakefile runs the
+#: same modules as separate jobs.
+RUNNERS = {
+    "tiles": lambda spec, out, wl: build_tiles(spec, out / "tiles.parquet"),
+    "words": lambda spec, out, wl: build_words(spec, out / "words.parquet", out / "rejects.json", wl),
+    "anagrams": lambda spec, out, wl: build_anagrams(out / "words.parquet", out / "anagrams.parquet"),
+    "keys": lambda spec, out, wl: build_keys(spec, out / "words.parquet", out),
+    "wordgraph": lambda spec, out, wl: build_graph(spec, out / "words.parquet", out / "graph"),
+    "bingo_index": lambda spec, out, wl: build_bingo_index(spec, out),
+    "long_alphagrams": lambda spec, out, wl: build_long_alphagrams(spec, out / "words.parquet",
+                                                                   out / "long_alphagrams"),
+    "tile_power": lambda spec, out, wl: build_tile_power(spec, out),
+    "manifest": lambda spec, out, wl: build_manifest(spec, out, out / "manifest.json", wl),
+}
+assert list(RUNNERS) == [step.name for step in PACK_STEPS], "pipeline.build.RUNNERS must follow PACK_STEPS"
 
 
 def build_pack(spec_file: Path, outdir: Path, wordlist: Path | None = None) -> dict:
-    """Run every pipeline step for one language into ``outdir``; returns the manifest.
-    A Hunspell spec (``[wordlist] source = "hunspell"``) is first expanded into
-    ``outdir/hunspell/`` (pipeline/hunspell.py). ``wordlist``: a list to read instead of the
-    spec's own source (a lexicon file's words, pipeline/import_lexicon.py)."""
-    from heuri.spec import load_spec
+    """Run every step of :data:`heuri.core.pack.PACK_STEPS` for one language into ``outdir``;
+    returns the manifest. A Hunspell spec (``[wordlist] source = "hunspell"``) is first
+    expanded into ``outdir/hunspell/`` (pipeline/hunspell.py). ``wordlist``: a list to read
+    instead of the spec's own source (a lexicon file's words, pipeline/import_lexicon.py).
+
+    Raises WordListError for a spec with no bundled word list (``source = "import"``) and
+    no ``wordlist``."""
+    from heuri.core.spec import load_spec
 
     spec_file, outdir = Path(spec_file), Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    build_tiles(spec_file, outdir / "tiles.parquet")
+    source = load_spec(spec_file).wordlist_source
     if wordlist is not None:
         wordlist = Path(wordlist)
-    elif load_spec(spec_file).wordlist_source == "import":
-        from heuri.errors import WordListError
+    elif source == "import":
+        from heuri.core.errors import WordListError
 
         raise WordListError(f"{spec_file} [wordlist]: source = \"import\": no bundled word list; build a pack "
                             f"from a lexicon file with: heuri lexicon import FILE --lang {load_spec(spec_file).code}")
-    elif load_spec(spec_file).wordlist_source == "hunspell":
+    elif source == "hunspell":
         from .hunspell import expand
 
         (outdir / "hunspell").mkdir(exist_ok=True)
         wordlist = outdir / "hunspell" / "words.txt.gz"
         expand(spec_file, wordlist, outdir / "hunspell" / "report.json")
-    build_words(spec_file, outdir / "words.parquet", outdir / "rejects.json", wordlist)
-    build_anagrams(outdir / "words.parquet", outdir / "anagrams.parquet")
-    build_keys(spec_file, outdir / "words.parquet", outdir)
-    for step in EXTRA_STEPS:
-        step(spec_file, outdir)
-    return build_manifest(spec_file, outdir, outdir / "manifest.json", wordlist)
+    manifest = None
+    for step in PACK_STEPS:
+        manifest = RUNNERS[step.name](spec_file, outdir, wordlist)
+    return manifest
 
 
 def main(argv=None) -> None:

@@ -83,11 +83,6 @@ def build_long_alphagrams(spec_file: Path, words_file: Path, outdir: Path) -> di
     return meta
 
 
-def build_step(spec_file: Path, outdir: Path) -> None:
-    """pipeline.build's in-process step: ``outdir/long_alphagrams``."""
-    build_long_alphagrams(spec_file, Path(outdir) / "words.parquet", Path(outdir) / "long_alphagrams")
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description="alphagram hashes of the long words")
     ap.add_argument("spec", type=Path)

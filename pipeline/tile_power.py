@@ -136,11 +136,6 @@ def build_tile_power(spec_file: Path, outdir: Path, games: int = GAMES, racks: i
     return meta
 
 
-def build_step(spec_file: Path, outdir: Path) -> None:
-    """pipeline.build's in-process step: ``outdir/tile_power.parquet``."""
-    build_tile_power(spec_file, outdir)
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description="the scoring power of each tile (greedy boards, sampled racks)")
     ap.add_argument("spec", type=Path)

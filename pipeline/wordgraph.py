@@ -300,10 +300,5 @@ def main(argv=None) -> None:
           f"in {m['seconds']} s")
 
 
-def build_step(spec_file: Path, outdir: Path) -> None:
-    """pipeline.build's in-process step: the word graph into ``outdir/graph``."""
-    build_graph(spec_file, Path(outdir) / "words.parquet", Path(outdir) / "graph")
-
-
 if __name__ == "__main__":
     main()

@@ -360,16 +360,15 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
     cases = CASES
-    rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "xx", "--out", str(tmp_path / "a"), "--quiet"])
-    err = capsys.readouterr().err  # refused before anything is written
-    assert rc == 2 and "no language 'xx'" in err and "snakemake --cores 2 xx" in err
-    assert not (tmp_path / "a").exists()
-    # Polish has a spec but no bundled list: the pack comes from the player's lexicon file
-    monkeypatch.delenv("HEURI_LEXICON", raising=False)
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl", "--out", str(tmp_path / "a"), "--quiet"])
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err  # refused before anything is written
+    # Polish has a spec and no bundled word list: the player's lexicon file builds its pack
     assert rc == 2 and "no built pl pack" in err and "heuri lexicon import FILE --lang pl" in err
-    assert "write lexicons/pl" not in err and not (tmp_path / "a").exists()
+    assert "write lexicons/pl/spec.toml" not in err
+    assert not (tmp_path / "a").exists()
+    rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "xx", "--out", str(tmp_path / "a"), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "no language 'xx'" in err and "snakemake --cores 2 xx" in err
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--out", str(tmp_path / "b"), "--quiet"])
     assert rc == 1 and "cannot tell the language" in capsys.readouterr().out
     monkeypatch.setenv("HEURI_BUILD", str(tmp_path / "empty"))

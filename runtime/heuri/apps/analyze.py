@@ -265,7 +265,7 @@ def load_pack_or_hint(lang: str, lexicon: str | None = None):
         return pack_for_record(lang, lexicon)
     except PackError as e:
         msg = str(e)
-        if "snakemake" not in msg and "lexicon import" not in msg:  # an unknown language: how to add one
+        if msg.startswith("no language"):  # an unknown language: say how to add and build one
             msg += (f"; to add it, write lexicons/{lang}/spec.toml and a word list (README: Add a "
                     f"language), then build it with: snakemake --cores 2 {lang}")
         raise PackError(msg) from None

@@ -39,10 +39,41 @@ from .spec import LEXICONS, REPO_ROOT, LanguageSpec, build_root, load_spec
 #: another format are stale.
 PACK_FORMAT: int = 1
 
-REQUIRED = ("manifest.json", "spec.toml", "tiles.parquet", "words.parquet", "anagrams.parquet",
-            "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
-            "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
-            "keys/completers.npy", "graph/gaddag.npy", "graph/root.npy", "bingo/meta.json")
+
+@dataclass(frozen=True)
+class PackStep:
+    """One step of the pipeline that builds a pack.
+
+    ``name``: the step (the Snakefile's rule and the ``pipeline/<name>.py`` module that runs
+    it); ``files``: what it writes into the pack folder, paths relative to it, the first
+    being the file the Snakefile tracks; ``required``: whether :func:`load_pack` refuses a
+    pack without them (an optional artifact's reader says itself how to build it, so that
+    packs built before that step existed still load)."""
+
+    name: str
+    files: tuple[str, ...]
+    required: bool = True
+
+
+#: The pipeline's steps in build order: the one list that ``pipeline/build.py`` runs, the
+#: Snakefile's manifest rule waits on and :func:`load_pack` checks (``REQUIRED``).
+PACK_STEPS: tuple[PackStep, ...] = (
+    PackStep("tiles", ("tiles.parquet",)),
+    PackStep("words", ("words.parquet", "rejects.json")),
+    PackStep("anagrams", ("anagrams.parquet",)),
+    PackStep("keys", ("keys.json", "septets.parquet", "pure_septets.parquet", "reduced_octets.parquet",
+                      "keys/code.npy", "keys/counts.npy", "keys/sigma.npy", "keys/flags.npy",
+                      "keys/completers.npy")),
+    PackStep("wordgraph", ("graph/meta.json", "graph/gaddag.npy", "graph/root.npy")),
+    PackStep("bingo_index", ("bingo/meta.json",)),
+    PackStep("long_alphagrams", ("long_alphagrams/meta.json", "long_alphagrams/zobrist.npy",
+                                 "long_alphagrams/hashes.npy"), required=False),
+    PackStep("tile_power", ("tile_power.parquet", "tile_power.json"), required=False),
+    PackStep("manifest", ("manifest.json", "spec.toml")),
+)
+
+#: The files a pack must hold to load (the required steps' files).
+REQUIRED: tuple[str, ...] = tuple(f for step in PACK_STEPS if step.required for f in step.files)
 
 SEPTET, REDUCED_OCTET = 1, 2
 
