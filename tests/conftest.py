@@ -61,3 +61,24 @@ def tiny_hunspell_pack(tmp_path_factory):
     out = tmp_path_factory.mktemp("hunspell_tiny") / "hunspell_tiny"
     build_pack(DATA / "hunspell_tiny" / "spec.toml", out)
     return load_pack(out)
+
+
+@pytest.fixture(scope="session")
+def fra24_build(tmp_path_factory):
+    """A folder of packs holding ``fr-FRA24``: a French pack imported (``heuri lexicon
+    import``) from a plain list of exactly the words formed in the real FRA24 record
+    tests/data/gcg/fr/001.gcg, so that a record whose lexicon is built can be answered
+    with it. Returns ``(build folder, words)``; point ``HEURI_BUILD`` at the folder to use it."""
+    from heuri.gcg import read_gcg, replay
+    from heuri.spec import load_spec
+    from pipeline.import_lexicon import import_lexicon
+
+    root = tmp_path_factory.mktemp("fra24")
+    r = replay(read_gcg(DATA / "gcg" / "fr" / "001.gcg"), load_spec("fr"))
+    words = sorted({w for st in r.steps for w in st.words})
+    src = root / "FRA24.txt"
+    src.write_text("\n".join(w.lower() for w in words) + "\n", encoding="utf-8")
+    build = root / "build"
+    target, manifest, _ = import_lexicon(src, "fr", build=build)
+    assert target == build / "fr-FRA24" and manifest["counts"]["words"] == len(words)
+    return build, words

@@ -72,6 +72,9 @@ def test_engine_choice_loses_nothing_on_real_records(real, pack_es, pack_en, pac
         assert len(ranked) >= 15, name
         agree = 0
         for r, v in ranked:
+            if r["off_list"]:  # not in the pack's lexicon: a status of its own, never a loss
+                assert r["equity_lost"] is None and r["rank"] is None, (name, r["turn"])
+                continue
             assert r["equity_lost"] >= 0, (name, r["turn"])
             if r["endgame"]:
                 continue
@@ -183,6 +186,78 @@ def test_turns_and_scores_are_the_records(real, selfplay):
     assert w[0]["equity_lost"] == pytest.approx(w[0]["best_v"])  # the pass is worth v = 0
     counted = [r for r in rows if re.fullmatch(r"-\d+", r["move"] or "")]
     assert counted and all(not r["analysed"] for r in counted)
+
+
+def test_moves_outside_the_lexicon_are_flagged_never_scored(real, pack_fr):
+    """The real French record (FRA24) against the bundled French list: each play forming a
+    word the pack does not hold is "not in <lexicon>", with no rank and no equity lost, left
+    out of the figures, counted in the summary and in the page's banner."""
+    from heuri.report import game_html
+
+    g = real["fr/001"]
+    lex = pack_fr.spec.lexicon
+    assert g.lexicon == lex and g.record_lexicon == "FRA24"
+    assert g.warnings[0] == (0, f"the record names lexicon FRA24; heuri's fr pack answers with another "
+                                f"word list: {lex}")
+    # the words each play forms, checked here against the pack's words
+    events = [e for e in read_gcg(CASES / "fr" / "001.gcg").events if e.kind in TURN_KINDS]
+    off = {}
+    for r, v, e in zip(g.rows, g.views, events):
+        if e.kind == "play":
+            formed = [w for w, _ in v.before.words(v.before.canonical(Move.from_gcg(e.move, v.before, pack_fr.spec)))]
+            bad = [w for w in formed if w not in pack_fr.words]
+            if bad:
+                off[r["turn"]] = ", ".join(bad)
+    assert {r["turn"]: r["off_words"] for r in g.rows if r["off_list"]} == off
+    if lex.startswith("an-array-of-french-words"):  # the list the record was first measured on
+        assert off == {8: "WUSHU", 10: "PUCK", 14: "TEC", 15: "TOS, PUCKS", 18: "LADINOS", 21: "UD", 22: "OM"}
+    assert off, "the FRA24 record has words outside the bundled list"
+    for r in g.rows:
+        if r["off_list"]:
+            assert r["analysed"] and r["equity_lost"] is None and r["rank"] is None
+            assert f"not in {lex}" in r["note"]
+        elif r["analysed"] and r["rack_known"]:
+            assert r["equity_lost"] is not None and r["rank"] is not None
+    s = g.summary()
+    assert s["off_list"] == len(off) and s["lexicon"] == lex and s["record_lexicon"] == "FRA24"
+    per = s["per_player"]
+    assert sum(p["off_list"] for p in per.values()) == len(off)
+    assert sum(p["analysed"] for p in per.values()) == sum(
+        r["analysed"] and r["rack_known"] and not r["off_list"] for r in g.rows)
+    html = game_html(g)
+    banner = re.search(r'<p class="banner" id="off-list-banner">(.*?)</p>', html, re.S).group(1)
+    assert f"{len(off)} moves not in {lex}" in banner
+    assert html.index('id="off-list-banner"') < html.index('id="summary"')  # at the top
+    table = html[html.index('<table id="turns">'):]
+    assert table.count(f'<span class="badge offlist">not in {lex}</span>') == len(off)
+    for row in re.findall(r'<tr class="turnrow.*?</tr>', table, re.S):
+        turn = int(re.search(r'data-turn="(\d+)"', row).group(1))
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)  # #, player, rack, move, pts, rank, v, best, best v, lost
+        if turn in off:  # no rank, and "not in <lexicon>" where the equity lost stands
+            assert cells[5] == "" and cells[9] == f'<span class="badge offlist">not in {lex}</span>', turn
+        else:
+            assert "offlist" not in row
+
+
+def test_the_records_lexicon_answers_when_built(fra24_build, monkeypatch, tmp_path, capsys):
+    """With a pack of FRA24 built (conftest: the record's own words), the FRA24 record is
+    answered with it: no move outside the list, every analysed turn ranked and scored, and
+    the command, the summary and the page say FRA24."""
+    build, _ = fra24_build
+    monkeypatch.setenv("HEURI_BUILD", str(build))
+    monkeypatch.delenv("HEURI_LEXICON", raising=False)
+    g = Analyzer("greedy").analyze(CASES / "fr" / "001.gcg")
+    assert (g.lexicon, g.record_lexicon, g.off_list) == ("FRA24", "FRA24", 0)
+    assert not any("names lexicon" in msg for _, msg in g.warnings)
+    assert all(r["rank"] is not None and r["equity_lost"] is not None
+               for r in g.rows if r["analysed"] and r["rack_known"])
+    out = tmp_path / "a"
+    assert main(["analyze", str(CASES / "fr" / "001.gcg"), "--engine", "greedy", "--out", str(out), "--quiet"]) == 0
+    assert "lexicon: FRA24" in capsys.readouterr().out
+    s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert s["lexicons"] == ["FRA24"] and s["off_list"] == 0 and s["games"][0]["lexicon"] == "FRA24"
+    assert set(pl.read_parquet(out / "turns.parquet")["lexicon"]) == {"FRA24"}
+    assert 'lexicon <span id="lexicon">FRA24</span>' in (out / "games" / "001.html").read_text(encoding="utf-8")
 
 
 def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):

@@ -205,6 +205,7 @@ def test_sheet_columns_and_cgp(es_game, pack_es, tmp_path):
     pos = Position.from_cgp(row["cgp"], pack_es.spec)
     t = es_game.turns[1]
     assert pos.board == t.board and (pos.rack == t.draw.counts(pack_es.spec)).all() and pos.scores[0] == 28
+    assert df["lexicon"].unique().to_list() == [pack_es.spec.lexicon] == [es_game.lexicon]  # the word list used
     df.write_parquet(tmp_path / "s.parquet")
 
 
@@ -240,6 +241,7 @@ def test_hand_made_sheet_ranking(fr_game, pack_fr):
     assert frame["rank"].to_list() == [1, 2, 3, 4] and frame["t1"].to_list() == [42, 42, 24, 0]
     html = ranking_html(fr_game, res)
     assert "<td class=\"l\">dave</td>" in html and "fr-579e9c737a76" in html
+    assert f"Lexicon: {fr_game.lexicon}." in html and fr_game.lexicon
     assert "illegal: move &#39;8D JUGEX&#39; forms JUGEX, not in the word list" in html
     assert "wrong-score: announced 30, the move scores 34" in html
 

@@ -282,6 +282,25 @@ def test_selection_by_lexicon_name(tiny_kwg_pack, monkeypatch):
         load_pack("es")
 
 
+def test_siu_lexicon_option_selects_the_imported_pack(tiny_kwg_pack):
+    """SIU's ``Lexicon`` option takes an imported lexicon's name (any case): its pack answers
+    and the provenance names it; a lexicon with no pack is ``bad-option`` in one line naming
+    the command that builds it, and the pack in use is kept."""
+    from heuri.play.siu import HeuriBackend, SiuError
+
+    _, target, _, _, _ = tiny_kwg_pack
+    be = HeuriBackend(str(target))
+    assert be.set_option("Lexicon", "tiny1") == []
+    assert be.pack.root == target and be.pack.spec.lexicon == "TINY1"
+    assert "lexicon=tiny:TINY1@" in be.provenance()
+    with pytest.raises(SiuError) as e:
+        be.set_option("Lexicon", "NWL23")
+    msg = str(e.value)
+    assert "\n" not in msg and "no pack of lexicon NWL23" in msg
+    assert "heuri lexicon import NWL23.kwg --lang en --name NWL23" in msg  # NWL: an English lexicon
+    assert msg.endswith(f"keeping {be.pack.id}") and be.pack.root == target
+
+
 def test_cli_lexicon_import_and_missing_lexicon(tmp_path, capsys, monkeypatch):
     from heuri.cli import main
 

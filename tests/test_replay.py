@@ -84,8 +84,30 @@ def test_unknown_words_are_warnings(pack_en):
     text = "#player1 a A\n#player2 b B\n>a: QXZAEIO 8G QXZ +56 56\n>b: AEIOUST 9G AE +24 24\n"
     r = replay(read_gcg(text), SPECS["en"], words=pack_en.words)
     assert r.ok
-    assert r.warnings == [(3, "8G QXZ: QXZ not in the word list"), (4, "9G AE: QA, XE not in the word list")]
+    lex = SPECS["en"].lexicon
+    assert r.warnings == [(3, f"8G QXZ: QXZ not in {lex}"), (4, f"9G AE: QA, XE not in {lex}")]
+    assert r.off_list == [(3, "8G QXZ", ["QXZ"]), (4, "9G AE", ["QA", "XE"])]
     assert r.steps[1].words == ["AE", "QA", "XE"]
+
+
+def test_replay_banner_counts_the_plays_outside_the_lexicon(capsys, pack_fr):
+    """``heuri replay`` of the real French record (FRA24) with the bundled French list: a
+    banner first names the lexicon that answered and counts the plays it does not hold, each
+    of which is then a "not in <lexicon>" line; the record's other lexicon is warned of."""
+    from heuri.formats.gcg import replay as replay_game
+
+    path = CASES / "fr" / "001.gcg"
+    lex = pack_fr.spec.lexicon
+    r = replay_game(read_gcg(path), pack_fr.spec, words=pack_fr.words)
+    off = [line for line, _, _ in r.off_list]
+    assert off and all(all(w in pack_fr.words for w in st.words) != (st.event.line in off)
+                       for st in r.steps if st.event.kind == "play")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())  # the console wraps long lines
+    assert flat.startswith(f"{path}: {len(off)} of 22 plays not in {lex} (the word list that answered)")
+    assert "the record names lexicon FRA24" in flat
+    assert flat.count(f"not in {lex}") == 1 + len(off)  # the banner, then one line a play
 
 
 def test_polish_has_no_pack():
@@ -176,7 +198,7 @@ def test_replay_folder_summary(tmp_path, capsys):
         if len(cells) == 2 and cells[1].isdigit():
             counts[cells[0]] = int(cells[1])
     assert counts == {"read": 4, "replayed": 3, "complete": 0, "with mismatches": 1, "with warnings": 0,
-                      "refused": 1, "refused: inconsistent-total": 1}
+                      "with plays not in the lexicon": 0, "refused": 1, "refused: inconsistent-total": 1}
     assert "c.gcg:3" in out
     shutil.rmtree(tmp_path / "sub")
     (tmp_path / "c.gcg").unlink()

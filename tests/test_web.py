@@ -265,3 +265,92 @@ def test_threads_get_the_answers_of_one_thread(pack_es):
         together = list(pool.map(answer, jobs * 3))
     assert together == alone * 3
     assert sum(len(a.get("rows", a.get("moves", []))) for a in alone) > 300  # real rankings
+
+
+# -- lexicons: a record answered by the pack of its #lexicon, words outside the list flagged ----
+FRA24 = DATA / "gcg" / "fr" / "001.gcg"
+
+
+@pytest.fixture(scope="module")
+def fr_client(pack_fr, fra24_build):
+    """A server of French with the default pack and the imported FRA24 pack (conftest)."""
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    build, _ = fra24_build
+    with pytest.MonkeyPatch.context() as mp:  # the packs offered are those of the build folder at start
+        mp.setenv("HEURI_BUILD", str(build))
+        mp.delenv("HEURI_LEXICON", raising=False)
+        svc = Service(packs={"fr": pack_fr})
+    with TestClient(create_app(svc, port=8765), base_url="http://127.0.0.1:8765") as c:
+        yield c
+
+
+def _off_list_turns(pack, path=FRA24) -> dict:
+    """Turn number → the words of that play the pack does not hold, computed here."""
+    from heuri.gcg import read_gcg, replay
+
+    r = replay(read_gcg(path), pack.spec)
+    turns = [st for st in r.steps if st.event.kind in ("play", "exchange", "pass")]
+    return {i + 1: ", ".join(w for w in st.words if w not in pack.words)
+            for i, st in enumerate(turns) if any(w not in pack.words for w in st.words)}
+
+
+def test_lexicons_offered_and_the_records_lexicon_answers(fr_client, pack_fr):
+    info = fr_client.get("/api/info").json()
+    fr = next(x for x in info["langs"] if x["code"] == "fr")
+    assert fr["lexicons"] == [{"name": pack_fr.spec.lexicon, "default": True}, {"name": "FRA24", "default": False}]
+    text = FRA24.read_text(encoding="utf-8")
+    d = fr_client.post("/api/game", json={"gcg": text, "name": "001.gcg"}).json()
+    # the record's #lexicon FRA24 is built: its pack answers, and holds every word of the record
+    assert (d["lexicon"], d["record_lexicon"], d["off_list"]) == ("FRA24", "FRA24", 0)
+    assert not any(t["off_list"] for t in d["turns"]) and len(d["turns"]) == 24
+    assert not any("names lexicon" in w for w in d["warnings"])
+
+
+def test_game_view_flags_moves_outside_the_lexicon(fr_client, pack_fr):
+    lex = pack_fr.spec.lexicon
+    off = _off_list_turns(pack_fr)
+    assert off  # the FRA24 record has words outside the bundled French list
+    text = FRA24.read_text(encoding="utf-8")
+    d = fr_client.post("/api/game", json={"gcg": text, "name": "001.gcg", "lexicon": lex}).json()
+    assert d["lexicon"] == lex and d["off_list"] == len(off)
+    assert {t["n"]: t["off_words"] for t in d["turns"] if t["off_list"]} == off
+    assert d["warnings"][0] == f"the record names lexicon FRA24; heuri's fr pack answers with another word list: {lex}"
+    # analysed: a move outside the list has no rank and no equity lost, never "lost 0.0"
+    a = fr_client.post("/api/game", json={"gcg": text, "name": "001.gcg", "lexicon": lex, "analyze": True,
+                                          "engine": "greedy"}).json()
+    assert a["lexicon"] == lex and a["off_list"] == len(off)
+    for t in a["turns"]:
+        if t["n"] in off:
+            assert t["off_list"] and t["off_words"] == off[t["n"]]
+            assert t["equity_lost"] is None and t["rank"] is None, t
+        else:
+            assert not t["off_list"]
+    assert any(t["equity_lost"] is not None for t in a["turns"])
+
+
+def test_a_missing_lexicon_is_one_line_with_the_command(fr_client):
+    text = FRA24.read_text(encoding="utf-8")
+    r = fr_client.post("/api/game", json={"gcg": text, "lexicon": "CSW21"})
+    msg = r.json()["error"]
+    assert r.status_code == 400 and "\n" not in msg
+    assert "no pack of lexicon CSW21" in msg and "heuri lexicon import CSW21.kwg --lang fr --name CSW21" in msg
+    r = fr_client.post("/api/position", json={"cgp": OPENING.replace("AEIRS[CH]?", "AEIRST?") + " lex CSW21;",
+                                              "lexicon": "CSW21", "lang": "fr"})
+    assert r.status_code == 400 and "no pack of lexicon CSW21" in r.json()["error"]
+
+
+def test_a_cgps_lex_chooses_the_built_pack(fr_client, pack_fr, fra24_build):
+    _, words = fra24_build
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AAEHILR/ 0/0 0 lex FRA24;"
+    d = fr_client.post("/api/best", json={"cgp": cgp, "engine": "greedy", "top": 5000}).json()
+    assert d["lexicon"] == "FRA24" and d["warning"] is None and d["lang"] == "fr"
+    # every placement forms a word of FRA24's 35 (HALERAI, HALERAIT, HE, ... here)
+    assert d["rows"] and all(r["move"].split()[1].upper() in words for r in d["rows"] if not r["move"].startswith("-"))
+    assert any(r["move"].endswith(" HALERAI") for r in d["rows"])
+    d2 = fr_client.post("/api/best", json={"cgp": cgp, "engine": "greedy", "lexicon": pack_fr.spec.lexicon}).json()
+    assert d2["lexicon"] == pack_fr.spec.lexicon and "names lexicon FRA24" in d2["warning"]
+    assert d2["count"] > d["count"]
+    p = fr_client.post("/api/position", json={"cgp": cgp}).json()
+    assert p["lexicon"] == "FRA24"

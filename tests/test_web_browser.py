@@ -155,6 +155,7 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
         assert page.inner_text("#play-error") == ""
     rows = page.locator("#play-history tbody tr")
     assert rows.count() == 10
+    assert page.inner_text("#play-lexicon") == f"lexicon {page.evaluate('S.play.lexicon')}" != "lexicon undefined"
     you = int(page.locator(".score").first.locator("b").inner_text())
     assert you == page.evaluate("S.play.history.filter(h => h.nick === 'you').reduce((a, h) => a + h.score, 0)") > 0
     bag = int(page.evaluate("S.play.bag"))
@@ -163,5 +164,78 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
                                                                ".replace(/\\[[^\\]]*\\]/g, 'x').length)"))
     shot = shots / "serve-play.png"
     page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def fr_page(pack_fr, fra24_build, browser):  # noqa: F811
+    """The board served with the default French pack and the imported FRA24 pack."""
+    import uvicorn
+
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    build, _ = fra24_build
+    with warnings.catch_warnings(), pytest.MonkeyPatch.context() as mp:
+        warnings.simplefilter("ignore")
+        mp.setenv("HEURI_BUILD", str(build))
+        mp.delenv("HEURI_LEXICON", raising=False)
+        app = create_app(Service(packs={"fr": pack_fr}))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    pg = browser.new_page(viewport={"width": 1300, "height": 1000})
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.goto(f"http://127.0.0.1:{port}/")
+    pg.wait_for_selector("#pos-board svg rect.sq")
+    try:
+        yield pg
+    finally:
+        pg.close()
+        srv.should_exit = True
+        th.join(10)
+
+
+def test_game_view_marks_moves_outside_the_lexicon(fr_page, pack_fr, shots):  # noqa: F811
+    """The real FRA24 record answered with the bundled French list (chosen in the page): the
+    header names the lexicon, a banner counts the moves outside it, and each such turn reads
+    "not in <lexicon>" where the equity lost stands; with the record's own lexicon, none."""
+    page = fr_page
+    lex = pack_fr.spec.lexicon
+    assert not page.locator("#lexicon-box").is_hidden()  # two French packs: a choice
+    assert page.locator("#lexicon option").all_inner_texts() == [f"{lex} (default)", "FRA24"]
+    page.click('#tabs button[data-view="game"]')
+    page.select_option("#gcg-lexicon", label="FRA24 (fr)")
+    page.set_input_files("#gcg-file", str(CASES / "fr" / "001.gcg"))
+    page.wait_for_selector("#turns tbody tr")
+    assert page.inner_text("#game-head").startswith("lexicon FRA24")
+    assert page.locator("#game-banner").is_hidden() and page.locator("#turns .badge.offlist").count() == 0
+    # the same record answered with the default French list, chosen in the page
+    page.select_option("#gcg-lexicon", label=f"{lex} (fr, default)")
+    page.check("#gcg-analyze")
+    page.select_option("#engine", "greedy")
+    page.click("#gcg-load")
+    page.wait_for_function("() => document.querySelector('#game-head').textContent.includes('engine')")
+    head = page.inner_text("#game-head")
+    assert head.startswith(f"lexicon {lex} (the record's: FRA24)")
+    banner = page.inner_text("#game-banner")
+    n = page.locator("#turns .badge.offlist").count()
+    assert n >= 1 and banner.startswith(f"{n} move{'' if n == 1 else 's'} not in {lex}")
+    for row in page.locator("#turns tbody tr.offlist").all():
+        assert row.locator("td").nth(6).inner_text() == f"not in {lex}"  # the "lost" column
+    first = page.locator("#turns tbody tr.offlist").first
+    first.click()
+    assert f"not in {lex}" in page.inner_text("#turn-info")
+    shot = shots / "serve-game-off-list.png"
+    page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
     assert page.errors == []

@@ -21,6 +21,14 @@ ranking's top (a move outside the N re-valued ones), the loss is 0. A played mov
 move generator does not list (a word outside the pack's word list, a phony) is valued all
 the same from its recorded squares.
 
+Words outside the list: a play forming a word the pack does not hold (a record of another
+lexicon, a phony that stood) has ``off_list`` True and the words in ``off_words``; it gets
+no rank and no equity lost (both null: it is not a move of this word list, so no engine
+choice can be measured against it), and the figures of :func:`player_stats` leave it out
+and count it (``off_list``). The pages mark it "not in <lexicon>". ``lexicon`` says which
+word list answered (the pack's, :func:`heuri.core.pack.pack_for_record`: the record's
+``#lexicon`` when a pack of it is built, else the language's default, with a warning).
+
 Endgame (the bag empty, both racks known, an engine with a search such as ``heuri3``): the
 turn is valued by the endgame search (:func:`heuri.players.match_endgame`, the search the
 ``heuri3`` player makes): ``v`` is the spread the move adds from now to the end of the
@@ -39,7 +47,7 @@ make, and no guessed rack is ever shown as the player's. A pass or a counted exc
 Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line, in order):
 
 - ``game`` str: the game's id (file stem, made unique in a batch); ``path`` str; ``lang``
-  str; ``engine`` str;
+  str; ``lexicon`` str: the word list that answered (the pack's lexicon); ``engine`` str;
 - ``turn`` int: 1-based turn number; ``line`` int: the GCG line; ``player`` str (nick);
   ``seat`` int (0 = first player);
 - ``rack`` str: the rack as recorded ('' when unknown); ``rack_known`` bool;
@@ -58,7 +66,9 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
   the played move; ``best`` str, ``best_j``, ``best_e``, ``best_p``, ``best_v``,
   ``best_leave``, ``best_fish``: the engine's best move;
 - ``equity_lost`` float: v(best) − v(played), ≥ 0 (points; a withdrawn phony is valued
-  as the pass it amounts to);
+  as the pass it amounts to); null for a move not in the lexicon;
+- ``off_list`` bool: the play forms a word the pack does not hold ("not in <lexicon>");
+  ``off_words`` str: those words, comma-separated ('' when none);
 - ``bingos`` int: candidate placements that play all ``rack_size`` tiles (the move
   generator's bingos); ``best_bingo`` str ('' when none): the bingo ranked highest by the
   engine, ``best_bingo_j`` int (null when none); ``bingo_played`` bool; ``missed_bingo``
@@ -84,14 +94,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: name → Polars dtype name of every column of a row (see the module docstring).
 ROW_SCHEMA: dict[str, str] = {
-    "game": "str", "path": "str", "lang": "str", "engine": "str",
+    "game": "str", "path": "str", "lang": "str", "lexicon": "str", "engine": "str",
     "turn": "int", "line": "int", "player": "str", "seat": "int",
     "rack": "str", "rack_known": "bool", "move": "str", "kind": "str", "points": "int",
     "withdrawn": "bool", "bag": "int", "score": "int", "opp_score": "int", "spread": "int",
     "analysed": "bool", "rank": "int", "candidates": "int",
     "j": "int", "e": "float", "p": "float", "v": "float", "leave": "str", "fish": "bool",
     "best": "str", "best_j": "int", "best_e": "float", "best_p": "float", "best_v": "float",
-    "best_leave": "str", "best_fish": "bool", "equity_lost": "float",
+    "best_leave": "str", "best_fish": "bool", "equity_lost": "float", "off_list": "bool", "off_words": "str",
     "bingos": "int", "best_bingo": "str", "best_bingo_j": "int", "bingo_played": "bool",
     "missed_bingo": "bool", "endgame": "bool", "endgame_exact": "bool", "cgp": "str", "note": "str",
 }
@@ -122,13 +132,17 @@ class GameAnalysis:
     (``[(nick, name)]``), ``rows`` (one dict a turn, :data:`ROW_SCHEMA`), ``views``
     (:class:`TurnView` a turn), ``final`` (recorded final totals by seat, end lines
     included), ``complete`` (the record reaches the end of the game), ``warnings``
-    (``(line, message)`` from the replay: words outside the word list)."""
+    (``(line, message)`` from the replay: words outside the word list, a record naming
+    another lexicon), ``lexicon`` (the word list that answered) and ``record_lexicon``
+    (the record's ``#lexicon``, '' when none)."""
 
     id: str
     path: str
     lang: str
     engine: str
     players: list
+    lexicon: str = ""
+    record_lexicon: str = ""
     rows: list = field(default_factory=list)
     views: list = field(default_factory=list)
     final: list = field(default_factory=list)
@@ -139,8 +153,14 @@ class GameAnalysis:
         """The rows as a ``polars.DataFrame`` with the dtypes of :data:`ROW_SCHEMA`."""
         return rows_frame(self.rows)
 
+    @property
+    def off_list(self) -> int:
+        """The turns whose play is not in the lexicon (``off_list`` rows)."""
+        return sum(bool(r.get("off_list")) for r in self.rows)
+
     def summary(self) -> dict:
-        """Per game: id, path, lang, engine, players, final scores, turns, and per player
+        """Per game: id, path, lang, lexicon (the word list that answered), record_lexicon,
+        off_list (turns not in the lexicon), engine, players, final scores, turns, and per player
         (by nick): turns, turns analysed (rack known), equity lost (sum and mean a turn,
         points), missed bingos and the mean score of the best missed one, agreement with
         the engine (share of analysed turns where the played move is the engine's best)."""
@@ -148,7 +168,8 @@ class GameAnalysis:
         for seat, (nick, name) in enumerate(self.players):
             rs = [r for r in self.rows if r["seat"] == seat]
             per[nick] = player_stats(rs) | {"name": name, "seat": seat, "final": self.final[seat]}
-        return {"id": self.id, "path": self.path, "lang": self.lang, "engine": self.engine,
+        return {"id": self.id, "path": self.path, "lang": self.lang, "lexicon": self.lexicon,
+                "record_lexicon": self.record_lexicon, "off_list": self.off_list, "engine": self.engine,
                 "players": [list(p) for p in self.players], "final": list(self.final),
                 "complete": self.complete, "turns": len(self.rows), "per_player": per}
 
@@ -159,7 +180,8 @@ def player_stats(rows: list[dict]) -> dict:
     points), ``equity_lost_per_turn``, ``agreement`` (share where the played move loses no
     equity: the engine's best or a move of the same v, 0..1), ``missed_bingos``, ``missed_bingo_mean`` (mean score of the best
     bingo missed, points; None when none), ``bingos_played``. Turns with an unknown rack
-    are left out of every figure but ``turns``."""
+    are left out of every figure but ``turns``, and so are plays not in the lexicon, counted
+    in ``off_list``."""
     known = [r for r in rows if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]
     lost = float(sum(r["equity_lost"] for r in known))
     missed = [r for r in known if r["missed_bingo"]]
@@ -168,7 +190,8 @@ def player_stats(rows: list[dict]) -> dict:
             "agreement": round(sum(r["equity_lost"] == 0 for r in known) / len(known), 4) if known else None,
             "missed_bingos": len(missed),
             "missed_bingo_mean": round(float(np.mean([r["best_bingo_j"] for r in missed])), 2) if missed else None,
-            "bingos_played": sum(bool(r["bingo_played"]) for r in rows)}
+            "bingos_played": sum(bool(r["bingo_played"]) for r in rows),
+            "off_list": sum(bool(r.get("off_list")) for r in rows)}
 
 
 def rows_frame(rows: list[dict]):
@@ -231,13 +254,15 @@ def _leave_text(spec, lv) -> str:
 
 
 # -- the analyser ------------------------------------------------------------------------------
-def load_pack_or_hint(lang: str):
-    """:func:`heuri.pack.load_pack` of ``lang``; for a language with no folder in lexicons/
-    the PackError also says how to add and build one."""
-    from ..core.pack import load_pack
+def load_pack_or_hint(lang: str, lexicon: str | None = None):
+    """The pack a record of ``lang`` naming ``lexicon`` (its ``#lexicon``; None: none) is
+    answered with (:func:`heuri.core.pack.pack_for_record`: ``--lexicon``'s, else the
+    record's when built, else the language's default); for a language with no folder in
+    lexicons/ the PackError also says how to add and build one."""
+    from ..core.pack import pack_for_record
 
     try:
-        return load_pack(lang)
+        return pack_for_record(lang, lexicon)
     except PackError as e:
         msg = str(e)
         if msg.startswith("no language"):  # an unknown language: say how to add and build one
@@ -253,8 +278,9 @@ class Analyzer:
     ``engine``: an engine name of :mod:`heuri.players` (``heuri5``, the default
     :data:`heuri.DEFAULT_ENGINE`, ``heuri4``, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
     variant: no endgame search); ``packs``: ``{lang:
-    LanguagePack}`` already loaded, used instead of loading them again (a server shares
-    its packs). Raises AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
+    LanguagePack}`` already loaded, used instead of loading them again for records that
+    name no lexicon of their own (a server shares its packs). Raises AnalysisError for an
+    unknown engine or an SIU engine (it cannot rank)."""
 
     def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None):
         from ..play.players import ENGINES
@@ -263,28 +289,44 @@ class Analyzer:
             raise AnalysisError(f"unknown engine {engine!r} for analysis; choose one of {', '.join(sorted(ENGINES))}")
         self.engine = engine
         self.evaluator_name, self.endgame = ENGINES[engine]
-        self._by_lang: dict = {}
+        self._by_pack: dict = {}
+        self._chosen: dict = {}
         self._packs = dict(packs or {})
 
-    def tools(self, lang: str):
-        """(pack, evaluator, endgame search or None) for a language. Raises PackError
-        naming the command that builds the pack (or adds the language)."""
-        if lang not in self._by_lang:
+    def tools(self, lang: str, lexicon: str | None = None, pack=None):
+        """(pack, evaluator, endgame search or None) for a record of language ``lang``
+        naming ``lexicon`` (see :func:`load_pack_or_hint`), or for ``pack`` when given.
+        Raises PackError naming the command that builds the pack (or adds the language)."""
+        if pack is None:
+            key = (lang, (lexicon or "").strip().upper())
+            if key not in self._chosen:
+                from ..core.pack import lexicon_packs
+
+                given = self._packs.get(lang)
+                built = lexicon_packs().get(key[1]) if key[1] else None
+                if given is not None and (built is None or built[1].get("language") != lang
+                                          or str(built[0]) == str(given.root)):
+                    self._chosen[key] = given
+                else:
+                    self._chosen[key] = load_pack_or_hint(lang, lexicon)
+            pack = self._chosen[key]
+        root = str(pack.root)
+        if root not in self._by_pack:
             from ..eval.evaluate import make_evaluator
 
-            pack = self._packs.get(lang) or load_pack_or_hint(lang)
             search = None
             if self.endgame:
                 from ..play.players import match_endgame
 
                 search = match_endgame(pack)
-            self._by_lang[lang] = (pack, make_evaluator(pack, self.evaluator_name), search)
-        return self._by_lang[lang]
+            self._by_pack[root] = (pack, make_evaluator(pack, self.evaluator_name), search)
+        return self._by_pack[root]
 
     def analyze(self, source, lang: str | None = None, player: str | None = None,
-                game_id: str | None = None) -> GameAnalysis:
+                game_id: str | None = None, pack=None) -> GameAnalysis:
         """Analyse one record (a path, or a :class:`heuri.gcg.GcgGame`); see
-        :func:`analyze_game`."""
+        :func:`analyze_game`. ``pack``: the pack to answer with (default: the one of the
+        record's language and ``#lexicon``, :meth:`tools`)."""
         from ..formats.gcg import GcgGame, read_gcg
 
         game = source if isinstance(source, GcgGame) else read_gcg(Path(source))
@@ -295,7 +337,7 @@ class Analyzer:
             built = sorted(p.parent.name for p in build_root().glob("*/manifest.json"))
             raise AnalysisError(f"{game.path or '<gcg>'}: cannot tell the language (no #lexicon or "
                                 f"#tile-distribution that names it); give --lang {'|'.join(built) or 'LANG'}")
-        pack, ev, search = self.tools(code)
+        pack, ev, search = self.tools(code, game.lexicon, pack)
         return _analyze(game, pack, ev, search, self.engine, player,
                         game_id or (Path(game.path).stem if game.path else "game"))
 
@@ -325,8 +367,13 @@ def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: s
         if only is None:
             raise AnalysisError(f"{game.path}: no player {player!r}; the players are "
                                 f"{', '.join(f'{n} ({full})' for n, full in game.players)}")
+    from ..core.cgp import named_lexicon_warning
+
+    other = named_lexicon_warning(game.lexicon, spec)
     out = GameAnalysis(game_id, str(game.path or ""), spec.code, engine, [tuple(p) for p in game.players],
-                       complete=r.complete, warnings=list(r.warnings))
+                       complete=r.complete, warnings=([(0, other)] if other else []) + list(r.warnings),
+                       lexicon=spec.lexicon, record_lexicon=game.lexicon or "")
+    off = {line: words for line, _, words in r.off_list}
     board = Board.empty(spec)
     scoreless = 0
     totals = [0] * len(nicks)
@@ -336,8 +383,10 @@ def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: s
         if e.kind in ("play", "exchange", "pass"):
             withdrawn = i + 1 < len(r.steps) and r.steps[i + 1].event.kind == "withdrawn"
             row, view = _turn(e, board, totals, scoreless, pack, ev, search, engine,
-                              analyse=only is None or e.player == only, withdrawn=withdrawn)
-            row.update(game=game_id, path=out.path, lang=spec.code, engine=engine, turn=len(out.rows) + 1)
+                              analyse=only is None or e.player == only, withdrawn=withdrawn,
+                              off_words=off.get(e.line, []))
+            row.update(game=game_id, path=out.path, lang=spec.code, lexicon=spec.lexicon, engine=engine,
+                       turn=len(out.rows) + 1)
             view.board = st.board
             out.rows.append(row)
             out.views.append(view)
@@ -363,10 +412,12 @@ def _note(row: dict, text: str) -> None:
     row["note"] = f"{row['note']}; {text}" if row["note"] else text
 
 
-def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, withdrawn: bool = False):
+def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, withdrawn: bool = False,
+          off_words=()):
     """The row and view of one play / exchange / pass event on ``board`` (before it).
     ``withdrawn``: the next line takes the play back (``--``): the turn is valued as the
-    pass it amounts to."""
+    pass it amounts to. ``off_words``: the words of the play the pack does not hold (the
+    turn is then "not in <lexicon>": no rank, no equity lost)."""
     from ..core.move import Exchange, Move, Pass, Placement
     from ..eval.probability import augmented_bag
 
@@ -376,7 +427,8 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     row = {k: None for k in ROW_SCHEMA}
     row.update(line=e.line, player=e.nick, seat=seat, rack=e.rack, rack_known=bool(e.rack), move=e.move,
                kind=e.kind, points=e.score, withdrawn=withdrawn, score=totals[seat] + e.score, opp_score=opp,
-               analysed=False, endgame=False, endgame_exact=False, note="")
+               analysed=False, endgame=False, endgame_exact=False, note="",
+               off_list=bool(off_words) and not withdrawn, off_words=", ".join(off_words))
     row["spread"] = row["score"] - opp
     played = Pass() if e.kind == "pass" else Move.from_gcg(e.move, board, spec)  # replay checked it
     if isinstance(played, Placement):
@@ -395,6 +447,8 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     if withdrawn:
         _note(row, "phony withdrawn: valued as the pass it amounts to")
         played = Pass()
+    elif off_words:
+        _note(row, f"not in {spec.lexicon}: {', '.join(off_words)}")
     row["cgp"] = _cgp(board, rack if e.rack else None, totals[seat], opp, scoreless)
     if not analyse:
         return row, view
@@ -409,9 +463,9 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     rec = move_record(played, spec, score=board.score(played))
     k = find_move(rk.moves, rec)
     row["candidates"] = len(rk)
-    row["rank"] = None if k is None else k + 1
-    if k is None:
-        _note(row, "not a move of the generator (a word outside the word list?)")
+    row["rank"] = None if k is None or row["off_list"] else k + 1
+    if k is None and not row["off_list"]:
+        _note(row, "not a move of the generator")
     if k == 0:
         pj, pe, pp, pv, plv, pf = rk.j[0], rk.e[0], rk.p[0], rk.v[0], rk.leaves[0], rk.fish[0]
     elif k is not None and rk.revalued[k]:
@@ -433,7 +487,7 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     view.best = best
     if search is not None and bag == 0 and e.rack and len(rk):
         _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search)
-    if row["v"] is not None and row["best_v"] is not None:
+    if row["v"] is not None and row["best_v"] is not None and not row["off_list"]:
         row["equity_lost"] = 0.0 if k == 0 and not row["endgame"] else max(0.0, row["best_v"] - row["v"])
         row["equity_lost"] = round(row["equity_lost"], 6)
     return row, view

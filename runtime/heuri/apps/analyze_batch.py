@@ -6,7 +6,8 @@ every file is written to a temporary name and renamed):
 
 - ``turns.parquet``: every analysed turn of every game, the columns of
   :data:`heuri.analyze.ROW_SCHEMA`;
-- ``summary.json``: the engine, each game's summary (:meth:`heuri.analyze.GameAnalysis.summary`),
+- ``summary.json``: the engine, the lexicons that answered (``lexicons``), the moves not in
+  them (``off_list``), each game's summary (:meth:`heuri.analyze.GameAnalysis.summary`),
   the per-player batch figures (:func:`heuri.report.batch_tables`) and the records that
   failed (``[path, message]``);
 - ``index.html``: the batch page; ``games/<id>.html`` and ``games/<id>.json``: each game's
@@ -247,6 +248,11 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     return res
 
 
+def lexicons_of(summaries: list[dict]) -> list[str]:
+    """The lexicons that answered the games of ``summaries``, each once, in order."""
+    return list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
+
+
 def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool) -> None:
     """The table, the summary and the index of the records done (``results``)."""
     from .analyze import rows_frame
@@ -264,8 +270,9 @@ def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interr
     frame = rows_frame(res.rows)
     folder.write_with("turns.parquet", lambda tmp: frame.write_parquet(tmp))
     tables = batch_tables(res.summaries, res.rows)
-    summary = {"engine": engine, "games": res.summaries, "players": tables["players"],
-               "failed": [list(f) for f in res.failed]}
+    summary = {"engine": engine, "lexicons": lexicons_of(res.summaries),
+               "off_list": sum(s.get("off_list") or 0 for s in res.summaries),
+               "games": res.summaries, "players": tables["players"], "failed": [list(f) for f in res.failed]}
     if interrupted:
         summary.update(interrupted=True, pending=pending)
     folder.write("summary.json", json.dumps(summary, indent=1, ensure_ascii=False) + "\n")

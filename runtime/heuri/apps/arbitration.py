@@ -163,7 +163,7 @@ _HTML = """<!DOCTYPE html>
 </style></head><body>
 <h1>{{ title }}</h1>
 <p>Master game {{ gid }}: {{ turns|length }} turns, top total {{ total }} points, {{ bingos }} bingos.
- Rules: {{ source }}.</p>
+ Lexicon: {{ lexicon }}. Rules: {{ source }}.</p>
 <table>
 <tr><th>#</th><th class="l">player</th><th>total</th><th>% of top</th><th>tops</th><th>warnings</th>
 <th>penalty</th>{% for t in turns %}<th>{{ t.number }}</th>{% endfor %}</tr>
@@ -221,4 +221,5 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
               "cumulative": t.cumulative, "n_tops": len(t.tops)} for t in game.turns]
     return env.from_string(_HTML).render(
         lang=spec.code, title=title or f"Duplicate ranking ({spec.name})", gid=game.game_id, turns=turns,
-        total=game.total, bingos=game.bingos, source=rules_of(spec).source, ranking=ranking)
+        total=game.total, bingos=game.bingos, source=rules_of(spec).source, ranking=ranking,
+        lexicon=game.lexicon or spec.lexicon)

@@ -229,6 +229,16 @@ def _replay_one(path: Path, args, packs: dict):
 def _print_replay(con, name: str, r) -> None:
     from rich.table import Table
 
+    from ..core.cgp import named_lexicon_warning
+
+    # the banner: which word list answered, and how many moves it does not hold
+    lex = r.spec.lexicon
+    plays = sum(st.event.kind == "play" for st in r.steps)
+    con.print(escape(f"{name}: {len(r.off_list)} of {_count(plays, 'play')} not in {lex} "
+                     f"(the word list that answered)"), highlight=False)
+    other = named_lexicon_warning(r.game.lexicon, r.spec)
+    if other:
+        con.print(f"[yellow]warning[/yellow] {escape(f'{name}: {other}')}", highlight=False)
     for line, msg in r.warnings:
         con.print(f"[yellow]warning[/yellow] {escape(f'{name}:{line}: {msg}')}", highlight=False)
     if r.mismatches:
@@ -282,11 +292,12 @@ def cmd_replay(args) -> int:
         tally["complete"] += r.complete
         tally["with mismatches"] += bool(r.mismatches)
         tally["with warnings"] += bool(r.warnings)
+        tally["with plays not in the lexicon"] += bool(r.off_list)
     t = Table(title=f"replay of {len(files)} files")
     t.add_column("files", justify="left")
     t.add_column("count", justify="right")
     t.add_row("read", str(len(files)))
-    for key in ("replayed", "complete", "with mismatches", "with warnings"):
+    for key in ("replayed", "complete", "with mismatches", "with warnings", "with plays not in the lexicon"):
         t.add_row(key, str(tally[key]))
     t.add_row("refused", str(sum(refused.values())))
     for reason, k in sorted(refused.items(), key=lambda x: (-x[1], x[0])):
@@ -566,9 +577,15 @@ def cmd_analyze(args) -> int:
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
                     jobs=args.jobs, force=args.force, progress=not args.quiet)
     con = Console() if sys.stdout.isatty() else Console(width=120)
+    from .analyze_batch import lexicons_of
     from .report import batch_tables
 
     n = len(res.summaries)
+    off = sum(s.get("off_list") or 0 for s in res.summaries)
+    if res.summaries:
+        lex = ", ".join(lexicons_of(res.summaries))
+        con.print(escape(f"lexicon: {lex}" + (f"; {_count(off, 'move')} not in it (not scored, left out of the "
+                                                f"figures)" if off else "")), highlight=False)
     t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
     for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
         t.add_column(col, justify="left" if col == "player" else "right")
@@ -612,7 +629,10 @@ def _master_from(args, pack=None):
             lang = args.lang or read_gcg(Path(path)).guess_language()
         except GcgError as e:
             raise HeuriError(str(e)) from None
-        pack = pack or load_pack(_lang_or_guess(lang, None, path))
+        from ..core.pack import pack_for_record
+
+        # the lexicon its tops were found in (#lexicon), when its pack is built
+        pack = pack or pack_for_record(_lang_or_guess(lang, None, path), read_gcg(Path(path)).lexicon)
         return pack, load_master(path, pack)
     pack = pack or load_pack(args.lang or "fr")
     return pack, master_game(pack, seed=args.seed)

@@ -473,7 +473,7 @@ def cgp_before(game: MasterGame, t: Turn) -> str:
 
 
 SHEET_COLUMNS = ("turn", "draw", "leave", "new", "rejected", "vowels", "consonants", "top", "position",
-                 "word", "score", "cumulative", "tops", "bingo", "bingo_moves", "p_septet", "cgp")
+                 "word", "score", "cumulative", "tops", "bingo", "bingo_moves", "p_septet", "cgp", "lexicon")
 
 
 def sheet(game: MasterGame):
@@ -486,7 +486,8 @@ def sheet(game: MasterGame):
     ``tops`` (how many moves score the top), ``bingo`` (bool: the top is a bingo),
     ``bingo_moves`` (placements of the whole draw), ``p_septet`` (probability, before the
     draw, of a septet: :func:`septet_probability`; null when not computed), ``cgp`` (the
-    position before the move, :func:`cgp_before`)."""
+    position before the move, :func:`cgp_before`), ``lexicon`` (the word list the tops were
+    found in, the master game's)."""
     import polars as pl
 
     spec = game.spec
@@ -502,11 +503,12 @@ def sheet(game: MasterGame):
             "vowels": nv, "consonants": nc, "top": t.top_text(spec), "position": coord, "word": word,
             "score": t.score, "cumulative": t.cumulative, "tops": len(t.tops), "bingo": t.bingo,
             "bingo_moves": t.bingo_moves, "p_septet": t.p_septet, "cgp": cgp_before(game, t),
+            "lexicon": game.lexicon or spec.lexicon,
         })
     schema = {"turn": pl.Int32, "draw": pl.Utf8, "leave": pl.Utf8, "new": pl.Utf8, "rejected": pl.Utf8,
               "vowels": pl.Int32, "consonants": pl.Int32, "top": pl.Utf8, "position": pl.Utf8, "word": pl.Utf8,
               "score": pl.Int32, "cumulative": pl.Int32, "tops": pl.Int32, "bingo": pl.Boolean,
-              "bingo_moves": pl.Int32, "p_septet": pl.Float64, "cgp": pl.Utf8}
+              "bingo_moves": pl.Int32, "p_septet": pl.Float64, "cgp": pl.Utf8, "lexicon": pl.Utf8}
     return pl.DataFrame(rows, schema=schema)
 
 

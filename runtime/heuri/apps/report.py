@@ -12,6 +12,9 @@ the turns. Nothing is fetched when the page is viewed, so it opens from a file.
 - :func:`index_html`: the batch page (per player: mean equity lost a turn and a game, missed
   bingos a game and their mean value, agreement with the engine, the five worst moves with
   links; one line a game).
+
+Every page says which lexicon answered, and counts in a banner at the top the moves whose
+words that lexicon does not hold ("not in <lexicon>": not ranked, no equity lost).
 """
 from __future__ import annotations
 
@@ -130,7 +133,9 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
     turns = []
     for v in g.views:
         r = v.row
-        second = v.best if (v.best is not None and r.get("equity_lost") not in (None, 0.0)) else None
+        # the engine's best beside the move played when it differs (a move not in the lexicon: always)
+        second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
+            else None
         label = f"turn {r['turn']}: {r['player']} {r['move']}"
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
@@ -196,5 +201,9 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     (``games/<id>.html``); ``failed``: ``(path, message)`` of the records that could not be
     analysed."""
     t = batch_tables(summaries, rows)
+    lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
+    off = [s.get("off_list") or 0 for s in summaries]
     return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
-                                                    engine=engine, formula=equity_formula(engine))
+                                                    engine=engine, formula=equity_formula(engine),
+                                                    lexicons=lexicons, off=sum(off),
+                                                    off_games=sum(k > 0 for k in off))

@@ -234,11 +234,27 @@ def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
     m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
     if not m:
         return None
-    lex = m.group(1).strip()
+    return named_lexicon_warning(m.group(1), spec, "the position")
+
+
+def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str = "the record") -> str | None:
+    """A warning when a record's lexicon (GCG ``#lexicon``, CGP ``lex``) is not the word
+    list of the pack answering (``spec.lexicon``); None when it is, or when ``lexicon``
+    is empty. ``what`` names the record in the sentence.
+
+    >>> from heuri.spec import load_spec
+    >>> named_lexicon_warning("CSW21", load_spec("en"))
+    "the record names lexicon CSW21; heuri's en pack answers with another word list: sowpods 1.1.0 (SOWPODS, Collins)"
+    >>> named_lexicon_warning("sowpods", load_spec("en")) is None
+    True
+    """
+    lex = (lexicon or "").strip()
+    if not lex:
+        return None
     own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
     if lex.upper() in own:
         return None
-    return f"the position names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
+    return f"{what} names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
 
 
 def guess_language(text: str) -> str | None:

@@ -481,7 +481,8 @@ class ReplayStep:
 @dataclass
 class Replay:
     """Result of :func:`replay`: ``steps`` (one per event), ``mismatches``,
-    ``warnings`` (``(line, message)``: unknown words, rules the record bends), ``over``
+    ``warnings`` (``(line, message)``: unknown words, rules the record bends), ``off_list``
+    (``(line, move, [words])`` of each play forming words outside ``words``), ``over``
     (the game ended), ``complete`` (it ended and every end-of-game line is present),
     ``end_rule`` used."""
 
@@ -491,6 +492,7 @@ class Replay:
     steps: list = field(default_factory=list)
     mismatches: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+    off_list: list = field(default_factory=list)
     over: bool = False
     complete: bool = False
 
@@ -523,7 +525,8 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
     ``end_rule``: ``"double"``/``"transfer"`` overrides ``spec.end_rule`` for the
     end-of-game bonus (Woogles doubles it in every language); ``"auto"`` takes it from
     the record's shape (:func:`detect_end_rule`), else the spec's; ``words``: a set of
-    spellings (``pack.words``): words outside it become warnings. Raises GcgError on the
+    spellings (``pack.words``): words outside it become warnings ("not in" the spec's
+    lexicon) and ``off_list`` entries. Raises GcgError on the
     first malformed or impossible event; returns a :class:`Replay` with the score
     mismatches otherwise.
     """
@@ -656,7 +659,8 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
             if words is not None:
                 unknown = [w for w in formed if w not in words]
                 if unknown:
-                    res.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in the word list"))
+                    res.off_list.append((ev.line, ev.move, unknown))
+                    res.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in {spec.lexicon}"))
             snap = (board, pool.copy(), list(sizes), bag, scoreless, over, out_player, set(pending), list(known))
             last = (ev, snap, eng)
             known[p] = rack - used if rack is not None else None

@@ -27,6 +27,9 @@ Protocol decisions (where the draft leaves room):
   front end that follows the draft; heuri queues them and runs them in order after the
   search's ``bestmove`` (so a script piped into ``heuri siu`` runs one command after the
   other). Only ``stop``, ``isready`` and ``quit`` act during a search.
+- ``Lexicon`` takes a language code (``fr``: its default pack), a pack folder, or the name of
+  a lexicon imported with ``heuri lexicon import`` (``FRA20``: its pack); a name with no
+  pack answers ``bad-option`` with the command that builds it.
 - An option value heuri cannot use (an unknown ``Lexicon``, ``Engine`` not in the combo, a
   spin out of range) answers ``info string error bad-option <Name> <reason>`` and keeps the
   current value. ``bad-option`` is heuri's own code (the draft lists five codes and allows
@@ -758,12 +761,21 @@ class HeuriBackend(Backend):
 
     def set_option(self, name: str, value: str | None) -> list[str]:
         if name == "Lexicon":
+            import os
+
             from ..core.pack import load_pack
 
             want = value.strip()
             code = want.lower() if len(want) <= 3 else want
             try:
-                pack = load_pack(code)
+                if len(want) > 3 and not os.path.isdir(want):  # a lexicon's name (FRA20): its imported pack
+                    from ..core.cgp import guess_language_from_names
+                    from ..core.pack import lexicon_language, lexicon_root
+
+                    lang = lexicon_language(want)
+                    pack = load_pack(lexicon_root(want, lang or guess_language_from_names(want)))
+                else:
+                    pack = load_pack(code)
             except HeuriError as e:
                 keep = self._pack.id if self._pack is not None else self.lexicon
                 raise SiuError("bad-option", f"Lexicon {excerpt(want, EXCERPT)!r}: {e}; keeping {keep}") from None

@@ -359,8 +359,10 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
 
 
 def _info(svc: Service) -> dict:
-    """``GET /api/info``: the languages served with their tiles (the page's palette),
-    the engines, the limits, and whether records can be read by path."""
+    """``GET /api/info``: the languages served with their tiles (the page's palette) and
+    lexicons (``lexicons``: ``[{name, default}]``, the default pack's first; the page offers
+    a choice when there are several), the engines, the limits, and whether records can be
+    read by path."""
     from ...core.tiletext import format_spelling
     from .service import ENGINES
 
@@ -370,7 +372,8 @@ def _info(svc: Service) -> dict:
         dist = spec.distribution()
         tiles = [{"tile": spec.tiles[t], "text": format_spelling(spec.tiles[t]), "value": int(spec.values[t]),
                   "count": int(dist[t])} for t in range(spec.n_letters)]
-        langs.append({"code": code, "name": spec.name, "lexicon": spec.lexicon, "tiles": tiles,
+        langs.append({"code": code, "name": spec.name, "lexicon": spec.lexicon, "lexicons": svc.lexicons(code),
+                      "tiles": tiles,
                       "blanks": int(dist[spec.blank]), "rack_size": spec.rack_size,
                       "size": spec.board_size})
     return {"langs": langs, "engines": list(ENGINES), "records": svc.records is not None,

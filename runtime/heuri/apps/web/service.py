@@ -24,6 +24,15 @@ bad one raises HeuriError naming the field. Bad input raises :class:`heuri.error
 (the app answers 400 with its message) or :class:`ApiError` (with its HTTP status: 404
 unknown game, 409 a stale move, 413 too large, 422 too much work, 429 too many games).
 
+Lexicons: besides each language's default pack, the packs built from lexicon files
+(``heuri lexicon import``, :func:`heuri.core.pack.lexicon_packs`) of the languages served
+are offered (``/api/info``'s ``lexicons``, loaded on first use). A request's ``lexicon``
+field chooses one (a missing one is refused in one line with the command that builds it);
+without it, a CGP's ``lex`` or a record's ``#lexicon`` chooses the pack of that lexicon
+when it is built, else the default answers with a warning. Every answer says which
+lexicon answered (``lexicon``), and the Game view marks each play forming words that
+lexicon does not hold (``off_list``, ``off_words``; never an equity lost).
+
 Files: a record is uploaded as text (``gcg``); ``path`` and ``analysis`` read files only
 under the folder given at start (``records``, :func:`read_record_file`), never elsewhere.
 
@@ -334,6 +343,13 @@ class Service:
                 raise HeuriError(f"--records {records}: no such folder")
             self.records = root.resolve()
         self.packs = dict(packs) if packs else {lang: load_pack(lang) for lang in self.langs}
+        from ...core.pack import lexicon_packs
+
+        #: lexicon name (upper case) → (language, pack folder) of the imported packs served
+        self.lexicon_folders = {name: (m.get("language"), folder) for name, (folder, m) in lexicon_packs().items()
+                                if m.get("language") in self.packs}
+        self._lexicon_packs: dict = {}
+        self._lexicon_lock = threading.Lock()
         self.max_games = int(max_games)
         self.clock = clock
         self._evaluators = _Pool(max_keys=8, per_key=2)
@@ -352,16 +368,28 @@ class Service:
             pack.words  # the word set (phony checks in a game against heuri)
             cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRST?/ 0/0 0"
             pos = self._position_of(pack, cgp)
-            with self._evaluator(lang, DEFAULT_ENGINE) as ev:
+            with self._evaluator(pack, DEFAULT_ENGINE) as ev:
                 ev.rank(pos)
             bingo_lanes(pack, pos.board.letters)
 
-    def pack(self, req: dict):
+    def pack(self, req: dict, record_lexicon: str | None = None):
         """The pack of ``req['lang']`` (default: the CGP's ``lex``/``ld``, else the first
-        served language). Raises HeuriError naming the languages served."""
+        served language) and lexicon: ``req['lexicon']`` when given, else the record's
+        (``record_lexicon``, or the CGP's ``lex``) when a pack of it is built for that
+        language, else the language's default pack. Raises HeuriError naming the languages
+        served, or the lexicon missing and the command that builds it."""
         lang = req.get("lang")
         if lang is not None and not isinstance(lang, str):
             raise HeuriError(f"lang: {_show(lang)} is not a string; this server serves {', '.join(self.langs)}")
+        lexicon = req.get("lexicon")
+        if lexicon is not None and not isinstance(lexicon, str):
+            raise HeuriError(f"lexicon: {_show(lexicon)} is not a string")
+        lexicon = (lexicon or "").strip()
+        if len(lexicon) > 64:
+            raise HeuriError(f"lexicon: {_show(lexicon)}: a lexicon name has at most 64 characters")
+        if not lang and lexicon:  # the language of the lexicon named
+            lang = (self.lexicon_folders[lexicon.upper()][0] if lexicon.upper() in self.lexicon_folders else
+                    next((c for c, p in self.packs.items() if p.spec.lexicon.upper() == lexicon.upper()), None))
         if not lang and isinstance(req.get("cgp"), str):
             from ...core.cgp import guess_language
 
@@ -370,15 +398,55 @@ class Service:
         if lang not in self.packs:
             raise HeuriError(f"lang: {_show(lang)} is not served here; this server serves {', '.join(self.langs)} "
                              f"(heuri serve --lang ...)")
-        return self.packs[lang]
+        default = self.packs[lang]
+        if lexicon:
+            if lexicon.upper() == default.spec.lexicon.upper():
+                return default
+            return self._lexicon_pack(lang, lexicon, required=True)
+        if record_lexicon is None and isinstance(req.get("cgp"), str):
+            from ...core.cgp import cgp_lexicon
 
-    def _evaluator(self, lang: str, engine: str, **opts):
-        """An evaluator of the pool (a context manager): evaluators keep per-decision
-        state, so one is used by one thread at a time."""
+            record_lexicon = cgp_lexicon(req["cgp"])
+        return self._lexicon_pack(lang, record_lexicon, required=False) or default
+
+    def _lexicon_pack(self, lang: str, name: str | None, required: bool):
+        """The served pack of lexicon ``name`` of ``lang`` (loaded once), or None when
+        there is none and not ``required``; PackError (one line: the lexicon and the
+        command that builds it) when ``required``."""
+        from ...core.errors import PackError
+        from ...core.pack import load_pack
+
+        key = (name or "").strip().upper()
+        hit = self.lexicon_folders.get(key) if key else None
+        if hit is None or hit[0] != lang:
+            if not required:
+                return None
+            if hit is not None:
+                raise PackError(f"lexicon: {name} is a {hit[0]} pack, not {lang}; choose lang {hit[0]}")
+            from ...core.pack import lexicon_root
+
+            lexicon_root(name, lang)  # raises the one-line error with the command that builds it
+            raise PackError(f"lexicon: {name}: no {lang} pack of it is served here; restart heuri serve to offer it")
+        with self._lexicon_lock:
+            if key not in self._lexicon_packs:
+                self._lexicon_packs[key] = load_pack(hit[1])
+            return self._lexicon_packs[key]
+
+    def lexicons(self, lang: str) -> list[dict]:
+        """The lexicons served for ``lang``: ``[{name, default}]``, the default pack's first."""
+        out = [{"name": self.packs[lang].spec.lexicon, "default": True}]
+        for name, (code, folder) in sorted(self.lexicon_folders.items()):
+            if code == lang and Path(folder).resolve() != Path(self.packs[lang].root).resolve():
+                out.append({"name": name, "default": False})
+        return out
+
+    def _evaluator(self, pack, engine: str, **opts):
+        """An evaluator of the pool (a context manager) for ``pack``: evaluators keep
+        per-decision state, so one is used by one thread at a time."""
         from ...eval.evaluate import make_evaluator
 
-        key = (lang, engine, tuple(sorted(opts.items())))
-        return self._evaluators.use(key, lambda: make_evaluator(self.packs[lang], engine, **opts))
+        key = (str(pack.root), engine, tuple(sorted(opts.items())))
+        return self._evaluators.use(key, lambda: make_evaluator(pack, engine, **opts))
 
     @staticmethod
     def _position_of(pack, cgp: str):
@@ -400,7 +468,7 @@ class Service:
         from ...core.cgp import lexicon_warning
 
         w = lexicon_warning(req["cgp"], pack.spec)
-        if w and not req.get("lang"):
+        if w and not req.get("lang") and not req.get("lexicon"):
             w += f" (no lang given, and no pack here knows that word list: give lang to choose)"
         return w
 
@@ -415,14 +483,15 @@ class Service:
         from ...formats.render import board_svg
         from ...core.tiletext import format_spelling
 
-        _fields(req, ("lang", "cgp"), "position")
+        _fields(req, ("lang", "lexicon", "cgp"), "position")
         pack, pos = self._position(req)
         spec = pack.spec
         b = pos.board
         grid = [["" if b.letters[r, c] < 0 else format_spelling(spec.tiles[b.letters[r, c]], bool(b.blanks[r, c]))
                  for c in range(b.size)] for r in range(b.size)]
         unseen = pos.unseen()
-        return {"lang": spec.code, "cgp": pos.cgp(), "svg": board_svg(b, label="position"), "grid": grid,
+        return {"lang": spec.code, "lexicon": spec.lexicon, "cgp": pos.cgp(), "svg": board_svg(b, label="position"),
+                "grid": grid,
                 "rack": pos.rack_text(), "scores": list(pos.scores), "bag": pos.bag_size,
                 "unseen": [[("?" if t == spec.blank else format_spelling(spec.tiles[t])), int(unseen[t])]
                            for t in range(spec.n_kinds) if unseen[t]],
@@ -437,7 +506,7 @@ class Service:
         from ...core.move import Move, format_rack
         from ...core.movegen import leaves
 
-        _fields(req, ("lang", "cgp", "top"), "moves")
+        _fields(req, ("lang", "lexicon", "cgp", "top"), "moves")
         top = _int(req, "top", MAX_ROWS, 1, MAX_ROWS)
         pack, pos = self._position(req)
         spec = pack.spec
@@ -449,7 +518,8 @@ class Service:
             leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[k, t]))], spec)
             rows.append({"move": Move.from_record(moves[i], spec).gcg(spec), "score": int(moves[i]["score"]),
                          "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
-        return {"lang": spec.code, "count": int(len(moves)), "moves": rows, "warning": self._warning(req, pack)}
+        return {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
+                "warning": self._warning(req, pack)}
 
     def best(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{lang, engine, count, rows: [{move,
@@ -458,17 +528,18 @@ class Service:
         top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
         from ...eval.evaluate import engine_options
 
-        _fields(req, ("lang", "cgp", "engine", "top", "k", "top_n", "exact"), "best")
+        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact"), "best")
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
         top = _int(req, "top", 10, 1, MAX_ROWS)
         k = _num(req, "k", *K_RANGE)
         top_n = _int(req, "top_n", 20, 1, 10_000) if req.get("top_n") is not None else None
         opts = engine_options(engine, k, top_n, _bool(req, "exact"))
         pack, pos = self._position(req)
-        with self._evaluator(pack.code, engine, **opts) as ev:
+        with self._evaluator(pack, engine, **opts) as ev:
             ranking = ev.rank(pos)
             rows = ranking.rows(pack.spec, top)
-        return {"lang": pack.spec.code, "engine": engine, "count": len(ranking), "rows": rows,
+        return {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
+                "rows": rows,
                 "warning": self._warning(req, pack)}
 
     def preview(self, req: dict) -> dict:
@@ -480,7 +551,7 @@ class Service:
         from ...core.move import Move, Placement
         from ...formats.render import board_svg
 
-        _fields(req, ("lang", "cgp", "move"), "preview")
+        _fields(req, ("lang", "lexicon", "cgp", "move"), "preview")
         pack, pos = self._position(req)
         spec = pack.spec
         m = Move.from_gcg(_text(req, "move"), pos.board, spec)
@@ -490,17 +561,22 @@ class Service:
             m = pos.board.canonical(m)
             words = [w for w, _ in pos.board.words(m)]
         after = pos.after(m, ())
-        return {"move": m.gcg(spec), "score": score, "words": words, "leave": after.rack_text(pos.to_move),
+        return {"move": m.gcg(spec), "lexicon": spec.lexicon, "score": score, "words": words,
+                "leave": after.rack_text(pos.to_move),
                 "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
                 "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp(),
                 "warning": self._warning(req, pack)}
 
     # -- game view --------------------------------------------------------------------------
     def game(self, req: dict) -> dict:
-        """``{gcg (text) | path, lang, analyze, engine, analysis}`` → the record turn by turn:
-        ``{lang, players, final, warnings, analysed, turns: [...]}``; each turn ``{n, line,
-        nick, seat, kind, rack, move, score, total, svg, cgp}`` (the board after the event,
-        the move played outlined; ``cgp`` the position before it) and, with ``analyze``,
+        """``{gcg (text) | path, lang, lexicon, analyze, engine, analysis}`` → the record turn
+        by turn: ``{lang, lexicon, record_lexicon, off_list, players, final, warnings,
+        analysed, turns: [...]}`` (``lexicon``: the word list that answered, the record's
+        ``#lexicon`` when its pack is built, else ``lexicon`` or the language's default;
+        ``off_list``: how many plays form words it does not hold); each turn ``{n, line,
+        nick, seat, kind, rack, move, score, total, svg, cgp, off_list, off_words}`` (the
+        board after the event, the move played outlined; ``cgp`` the position before it;
+        ``off_list`` true when the play is not in the lexicon) and, with ``analyze``,
         :mod:`heuri.analyze`'s ``equity_lost``, ``best``, ``best_v``, ``v``, ``rank`` (the
         engine's best dashed on the board); ``analysis`` (a ``heuri analyze --out`` folder
         or its ``turns.parquet``): the same figures read from there, for the game of that
@@ -510,7 +586,7 @@ class Service:
         from ...formats.gcg import read_gcg, replay
         from ...formats.render import board_svg
 
-        _fields(req, ("gcg", "name", "path", "lang", "analyze", "engine", "analysis"), "game")
+        _fields(req, ("gcg", "name", "path", "lang", "lexicon", "analyze", "engine", "analysis"), "game")
         analysed = _bool(req, "analyze")
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)  # heuri analyze's default
         where = _text(req, "analysis", required=False)
@@ -530,16 +606,21 @@ class Service:
         if not lang:
             raise HeuriError(f"{name}: cannot tell the language (no #lexicon or #tile-distribution that names "
                              f"it); choose one")
-        pack = self.pack({"lang": lang})
+        pack = self.pack({"lang": lang, "lexicon": req.get("lexicon")}, record_lexicon=game.lexicon)
         spec = pack.spec
-        out = {"lang": spec.code, "name": name, "players": [list(p) for p in game.players], "analysed": analysed}
+        from ...core.cgp import named_lexicon_warning
+
+        other = named_lexicon_warning(game.lexicon, spec)
+        out = {"lang": spec.code, "lexicon": spec.lexicon, "record_lexicon": game.lexicon or "", "name": name,
+               "players": [list(p) for p in game.players], "analysed": analysed}
         if analysed:
             with self._analyzer(engine) as an:
-                g = an.analyze(game, lang=spec.code, game_id=Path(name).stem)
+                g = an.analyze(game, lang=spec.code, game_id=Path(name).stem, pack=pack)
             out["engine"] = engine
-            out["warnings"] = [f"line {ln}: {msg}" for ln, msg in g.warnings]
+            out["warnings"] = [f"line {ln}: {msg}" if ln else msg for ln, msg in g.warnings]
             out["final"] = list(g.final)
-            keep = ANALYSIS_KEYS
+            out["off_list"] = g.off_list
+            keep = ANALYSIS_KEYS + ("off_list", "off_words")
             out["turns"] = [{"n": i + 1, "line": r["line"], "nick": r["player"], "seat": r["seat"],
                              "kind": r["kind"], "rack": r["rack"], "move": r["move"], "score": r["points"],
                              "total": r["score"], "cgp": r["cgp"],
@@ -548,6 +629,7 @@ class Service:
                             for i, (r, v) in enumerate(zip(g.rows, g.views))]
             return out
         r = replay(game, spec, end_rule="auto", words=pack.words)
+        off = {line: words for line, _, words in r.off_list}
         turns, prevs, played = [], [], []
         before = None
         scoreless = 0
@@ -572,13 +654,15 @@ class Service:
             turns.append({"n": len(turns) + 1, "line": e.line, "nick": e.nick, "seat": e.player, "kind": e.kind,
                           "rack": e.rack, "move": e.move, "score": e.score, "total": st.recorded_totals[e.player],
                           "cgp": _cgp_before(prev, e.rack, spec, tot, e.player, scoreless),
-                          "totals": list(st.recorded_totals),
+                          "totals": list(st.recorded_totals), "off_list": e.line in off,
+                          "off_words": ", ".join(off.get(e.line, [])),
                           "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": []})
             prevs.append(prev)
             played.append((st.board, m))
             before = st.board
             scoreless = 0 if e.score != 0 else scoreless + 1
-        out["warnings"] = [f"line {ln}: {msg}" for ln, msg in r.warnings] + [
+        out["off_list"] = len(r.off_list)
+        out["warnings"] = ([other] if other else []) + [f"line {ln}: {msg}" for ln, msg in r.warnings] + [
             f"line {m.line}: {m.nick} {m.event}: recorded {m.recorded_score}, the engine scores {m.engine_score}"
             for m in r.mismatches]
         out["final"] = list(r.steps[-1].recorded_totals) if r.steps else [0] * len(game.players)
@@ -592,6 +676,8 @@ class Service:
             out["analysis"] = shown
             for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
                 t.update({k: row[k] for k in ANALYSIS_KEYS})
+                if t["off_list"]:  # not in the lexicon that answered: no rank, no equity lost
+                    t.update(equity_lost=None, rank=None)
                 if t.get("best") and t["best"] != t["move"] and not t["after"]:
                     from ...core.move import Move
 
@@ -630,7 +716,7 @@ class Service:
         from ...core.game import Game
         from ...play.players import check_engine
 
-        _fields(req, ("lang", "engine", "seed", "first"), "play")
+        _fields(req, ("lang", "lexicon", "engine", "seed", "first"), "play")
         pack = self.pack(req)
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
         check_engine(engine)
@@ -664,7 +750,7 @@ class Service:
 
         if g.game.over or g.game.position.to_move == g.you:
             return
-        with self._players.use((g.pack.code, g.engine), lambda: make_player(g.engine, g.pack)) as player:
+        with self._players.use((str(g.pack.root), g.engine), lambda: make_player(g.engine, g.pack)) as player:
             g.heuri_turns(player)
 
     def _game(self, gid) -> "_PlayGame":
@@ -844,7 +930,8 @@ class _PlayGame:
                          "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else ""})
         last = g.history[-1][1] if g.history else None
         unseen = p.unseen(self.you)
-        out = {"id": gid, "lang": spec.code, "engine": self.engine, "you": self.you, "turn": len(g.history),
+        out = {"id": gid, "lang": spec.code, "lexicon": spec.lexicon, "engine": self.engine, "you": self.you,
+               "turn": len(g.history),
                "to_move": nick(p.to_move), "over": p.over, "scores": {"you": p.scores[self.you],
                                                                       "heuri": p.scores[1 - self.you]},
                "rack": p.rack_text(self.you), "bag": p.bag_size,

@@ -4,7 +4,7 @@
 
 const $ = (sel) => document.querySelector(sel);
 const N = 15;
-const S = { info: null, lang: null, grid: null, sel: null, preview: null, rows: [], game: null, turn: 0,
+const S = { info: null, lang: null, lexicon: "", grid: null, sel: null, preview: null, rows: [], game: null, turn: 0,
             play: null, playCoord: null };
 
 async function api(path, body) {
@@ -67,7 +67,16 @@ async function init() {
       $(id).title = "start the server with heuri serve --records DIR to open the files under DIR";
     }
   }
+  // the lexicons of every language served, for the Game view (a record's #lexicon chooses by default)
+  for (const l of S.info.langs) {
+    for (const x of l.lexicons || []) {
+      $("#gcg-lexicon").append(el("option", { value: x.name, "data-lang": l.code },
+                                  `${x.name} (${l.code}${x.default ? ", default" : ""})`));
+    }
+  }
+  $("#gcg-lexicon-box").hidden = !S.info.langs.some((l) => (l.lexicons || []).length > 1);
   ls.addEventListener("change", () => setLang(ls.value, true));
+  $("#lexicon").addEventListener("change", () => { S.lexicon = $("#lexicon").value; clearMoves(); refresh(); });
   $("#engine").addEventListener("change", () => { if ($("#rack").value.trim()) rank(); });
   setLang(S.info.langs[0].code, true);
 }
@@ -77,6 +86,13 @@ function langInfo() { return S.info.langs.find((l) => l.code === S.lang); }
 function setLang(code, reset) {
   S.lang = code;
   $("#lang").value = code;
+  // several packs of the language (heuri lexicon import): a choice of lexicon
+  const lx = langInfo().lexicons || [];
+  const sel = $("#lexicon");
+  sel.textContent = "";
+  for (const x of lx) sel.append(el("option", { value: x.default ? "" : x.name }, x.name + (x.default ? " (default)" : "")));
+  S.lexicon = "";
+  $("#lexicon-box").hidden = lx.length < 2;
   const pal = $("#palette");
   pal.textContent = "";
   for (const t of langInfo().tiles) {
@@ -118,7 +134,7 @@ function cgpOf() {
 async function refresh() {
   showError("#pos-error", null);
   try {
-    const d = await api("/api/position", { lang: S.lang, cgp: cgpOf() });
+    const d = await api("/api/position", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf() });
     S.grid = d.grid;
     S.position = d;
     $("#cgp").value = d.cgp;
@@ -128,7 +144,8 @@ async function refresh() {
 }
 
 function showPositionInfo(d) {
-  $("#pos-info").textContent = `bag ${d.bag} tiles; unseen (bag and the opponent's rack):` + (d.warning ? ` · ${d.warning}` : "");
+  $("#pos-info").textContent = `lexicon ${d.lexicon} · bag ${d.bag} tiles; unseen (bag and the opponent's rack):` +
+    (d.warning ? ` · ${d.warning}` : "");
   const un = $("#pos-unseen");
   un.textContent = "";
   for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));
@@ -155,7 +172,8 @@ async function rank() {
   if (!rackText()) { showError("#pos-error", "type a rack first (e.g. AEIRS[CH]?)"); return; }
   await refresh();
   try {
-    const d = await api("/api/best", { lang: S.lang, cgp: cgpOf(), engine: $("#engine").value, top: 100 });
+    const d = await api("/api/best", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
+                                       engine: $("#engine").value, top: 100 });
     S.rows = d.rows;
     const tb = $("#moves tbody");
     d.rows.forEach((m, i) => {
@@ -166,7 +184,7 @@ async function rank() {
       tr.addEventListener("click", () => preview(i));
       tb.append(tr);
     });
-    $("#moves-count").textContent = `${d.count} candidates (${d.engine}); the first ${d.rows.length} shown. ` +
+    $("#moves-count").textContent = `${d.count} candidates (${d.engine}, lexicon ${d.lexicon}); the first ${d.rows.length} shown. ` +
       "Click a move to see it on the board.";
   } catch (e) { showError("#pos-error", e); }
 }
@@ -183,7 +201,7 @@ async function preview(i) {
     return;
   }
   try {
-    const d = await api("/api/preview", { lang: S.lang, cgp: cgpOf(), move: m.move });
+    const d = await api("/api/preview", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(), move: m.move });
     S.preview = d;
     drawPosition(d.svg);
     $("#preview").hidden = false; $("#apply").hidden = false;
@@ -203,7 +221,7 @@ async function applyPreview() {
 async function loadCgp(text) {
   showError("#pos-error", null);
   try {
-    const d = await api("/api/position", { lang: S.lang, cgp: text });
+    const d = await api("/api/position", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: text });
     S.grid = d.grid;
     $("#rack").value = d.rack;
     $("#score0").value = d.scores[0]; $("#score1").value = d.scores[1];
@@ -261,7 +279,10 @@ function palette(ev) {
 async function loadGame() {
   showError("#game-error", null);
   const f = $("#gcg-file").files[0];
-  const body = { lang: $("#gcg-lang").value || undefined, analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
+  const lx = $("#gcg-lexicon").selectedOptions[0];
+  const body = { lang: $("#gcg-lang").value || (lx && lx.value ? lx.dataset.lang : undefined),
+                 lexicon: $("#gcg-lexicon").value || undefined,
+                 analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
                  analysis: $("#gcg-analysis").value.trim() || undefined };
   if (f) {
     if (f.size > S.info.limits.body_bytes) { showError("#game-error", `${f.name}: ${f.size} bytes; a game record is a few KB`); return; }
@@ -273,13 +294,28 @@ async function loadGame() {
   try {
     S.game = await api("/api/game", body);
   } catch (e) { showError("#game-error", e); $("#turn-info").textContent = ""; return; }
+  const g = S.game;
+  // which word list answered, and the plays it does not hold, at the top
+  $("#game-head").textContent = `lexicon ${g.lexicon}` +
+    (g.record_lexicon && g.record_lexicon.toUpperCase() !== g.lexicon.toUpperCase() ? ` (the record's: ${g.record_lexicon})` : "") +
+    (g.analysed ? ` · engine ${g.engine}` : "");
+  const off = g.turns.filter((t) => t.off_list);
+  const ban = $("#game-banner");
+  ban.textContent = "";
+  ban.hidden = !off.length;
+  if (off.length) {
+    ban.append(el("b", {}, `${off.length} move${off.length === 1 ? "" : "s"} not in ${g.lexicon}`));
+    ban.append(document.createTextNode(": " + off.map((t) => `${t.n} ${t.move} (${t.off_words})`).join(", ") +
+      ". Not scored: no rank, no equity lost."));
+  }
   const tb = $("#turns tbody");
   tb.textContent = "";
   S.game.turns.forEach((t, i) => {
-    const tr = el("tr", { class: "turnrow", "data-i": String(i) });
-    const lost = t.equity_lost == null ? "" : t.equity_lost.toFixed(1);
+    const tr = el("tr", { class: "turnrow" + (t.off_list ? " offlist" : ""), "data-i": String(i) });
+    const lost = el("td", {}, t.equity_lost == null ? "" : t.equity_lost.toFixed(1));
+    if (t.off_list) { lost.textContent = ""; lost.append(el("span", { class: "badge offlist", title: t.off_words }, `not in ${g.lexicon}`)); }
     tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.move),
-              el("td", {}, String(t.score)), el("td", {}, String(t.total)), el("td", {}, lost),
+              el("td", {}, String(t.score)), el("td", {}, String(t.total)), lost,
               el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best : ""));
     tr.addEventListener("click", () => showTurn(i));
     tb.append(tr);
@@ -300,10 +336,13 @@ function showTurn(i) {
   row.scrollIntoView({ block: "nearest" });
   let txt = `${t.nick}${t.rack ? " with " + t.rack : ""}: ${t.move} ${t.score >= 0 ? "+" : ""}${t.score}, total ${t.total}`;
   if (t.after && t.after.length) txt += ` · then ${t.after.join(" · ")}`;
+  if (t.off_list) txt += ` · not in ${g.lexicon}: ${t.off_words} (not scored)`;
   if (g.analysed && t.best) {
-    txt += t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
+    txt += t.off_list ? ` · ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
+         : t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
                          : ` · ${g.engine} agrees`;
-    if (t.note) txt += ` · ${t.note}`;
+    const note = (t.note || "").split("; ").filter((x) => x && !x.startsWith("not in ")).join("; ");
+    if (note) txt += ` · ${note}`;  // "not in <lexicon>" is said above
   }
   if (S.turn === g.turns.length - 1) txt += ` · final ${g.final.join("–")}`;
   if (g.warnings.length) txt += ` · ${g.warnings.length} warning(s): ${g.warnings[0]}`;
@@ -313,7 +352,7 @@ function showTurn(i) {
 // -- Play view -------------------------------------------------------------------------------
 async function newGame() {
   showError("#play-error", null);
-  const body = { lang: S.lang, engine: $("#engine").value, first: $("#play-first").value };
+  const body = { lang: S.lang, lexicon: S.lexicon || undefined, engine: $("#engine").value, first: $("#play-first").value };
   if ($("#play-seed").value !== "") body.seed = parseInt($("#play-seed").value, 10);
   $("#play-status").textContent = "dealing…";
   try { drawPlay(await api("/api/play", body)); } catch (e) { showError("#play-error", e); }
@@ -361,6 +400,7 @@ function drawPlay(d) {
   $("#play-exchange").disabled = !d.can_exchange || d.over;
   $("#play-go").disabled = $("#play-pass").disabled = d.over;
   $("#play-status").textContent = d.over ? "game over" : d.endgame ? "heuri played its endgame search's move; your turn" : "your turn";
+  $("#play-lexicon").textContent = `lexicon ${d.lexicon}`;
   const end = $("#play-end");
   end.textContent = "";
   if (d.over) {
@@ -415,6 +455,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const t = S.game && S.game.turns[S.turn];
     if (!t || !t.cgp) { showError("#game-error", "load the game with 'analyse' to open a turn's position"); return; }
     if (S.game.lang !== S.lang) setLang(S.game.lang, false);
+    // the position is answered by the lexicon that answered the game
+    const lx = (langInfo().lexicons || []).find((x) => x.name === S.game.lexicon);
+    S.lexicon = lx && !lx.default ? lx.name : "";
+    $("#lexicon").value = S.lexicon;
     showView("position"); loadCgp(t.cgp);
   });
   document.addEventListener("keydown", (e) => {
