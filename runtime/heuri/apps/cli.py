@@ -84,7 +84,8 @@ def cmd_lexicon(args) -> int:
 # -- siu ----------------------------------------------------------------------------------
 def cmd_siu(args) -> int:
     """Speak the SIU engine protocol on stdin/stdout (see heuri.siu)."""
-    from ..play.siu import HeuriBackend, serve
+    from ..play.siu.backend import HeuriBackend
+    from ..play.siu.protocol import serve
 
     if args.lang:  # a wrong --lang is the user's mistake: say so before the protocol starts
         from ..core.pack import load_pack
