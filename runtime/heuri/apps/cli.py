@@ -216,10 +216,10 @@ def _gcg_files(paths) -> list[Path]:
 
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
-    from ..formats.gcg import read_gcg, replay
+    from ..formats.gcg import read_gcg_file, replay
     from ..core.pack import pack_for_record
 
-    game = read_gcg(path)
+    game = read_gcg_file(path)
     lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
     if (lang, game.lexicon) not in packs:
         packs[lang, game.lexicon] = pack_for_record(lang, game.lexicon)
@@ -311,9 +311,9 @@ def cmd_show(args) -> int:
         return 0
     if not args.game:
         raise HeuriError("show: give --cgp \"CGP\" or a GCG file")
-    from ..formats.gcg import read_gcg, replay
+    from ..formats.gcg import read_gcg_file, replay
 
-    game = read_gcg(Path(args.game))
+    game = read_gcg_file(args.game)
     spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
     n = len(r.steps) if args.turn is None else args.turn
@@ -347,11 +347,11 @@ def cmd_best(args) -> int:
         ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
         title = "CGP position"
     elif args.gcg:
-        from ..formats.gcg import read_gcg, replay
+        from ..formats.gcg import read_gcg_file, replay
         from ..core.pack import pack_for_record
         from ..eval.probability import augmented_bag
 
-        game = read_gcg(Path(args.gcg))
+        game = read_gcg_file(args.gcg)
         pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
         spec = pack.spec
         r = replay(game, spec)
@@ -607,10 +607,10 @@ def _master_from(args, pack=None):
     path = getattr(args, "from_file", None) or getattr(args, "game", None)
     if path:
         from ..core.errors import GcgError
-        from ..formats.gcg import read_gcg
+        from ..formats.gcg import read_gcg_file
 
         try:
-            lang = args.lang or read_gcg(Path(path)).guess_language()
+            lang = args.lang or read_gcg_file(path).guess_language()
         except GcgError as e:
             raise HeuriError(str(e)) from None
         pack = pack or load_pack(_lang_or_guess(lang, None, path))

@@ -520,7 +520,7 @@ def load_master(path, pack, explain: bool = True) -> MasterGame:
     from pathlib import Path
 
     from ..core.errors import GcgError
-    from ..formats.gcg import read_gcg
+    from ..formats.gcg import read_gcg_file
     from ..core.movegen import generate
 
     spec = pack.spec
@@ -528,7 +528,7 @@ def load_master(path, pack, explain: bool = True) -> MasterGame:
     if not Path(p).is_file():
         raise DuplicateError(f"{p}: no such file (a master game written by `heuri duplicate new`)")
     try:
-        g = read_gcg(Path(p))
+        g = read_gcg_file(p)
     except GcgError as e:
         raise DuplicateError(str(e)) from None
     if (g.pragma("game-type") or "").lower() != "duplicate" or len(g.players) != 1:

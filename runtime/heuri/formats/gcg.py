@@ -1,6 +1,6 @@
 """GCG game records: reader, writer and replayer.
 
-GCG is the game-record format of Quackle, Macondo and Woogles (``../shared/RULES.md``)::
+GCG is the game-record format of Quackle, Macondo and Woogles (docs/rules.md)::
 
     #character-encoding UTF-8
     #player1 p1 Player One
@@ -18,8 +18,9 @@ GCG is the game-record format of Quackle, Macondo and Woogles (``../shared/RULES
 
 Three layers:
 
-- :func:`read_gcg` parses text (UTF-8, or Latin-1 without an encoding pragma; CRLF or LF)
-  into a :class:`GcgGame`: pragmas and events, syntax only, spec-free;
+- :func:`read_gcg` parses a record's text or bytes (UTF-8, or Latin-1 without an encoding
+  pragma; CRLF or LF), :func:`read_gcg_file` a file, into a :class:`GcgGame`: pragmas and
+  events, syntax only, spec-free;
 - :func:`replay` (a :class:`Replayer`, one method per event kind) plays a GcgGame on a
   language's board: checks every event's order, every
   recorded running total against the recorded scores, the rack against the tiles played
@@ -43,6 +44,7 @@ kinds of :meth:`heuri.board.Board.check` such as ``play-out-of-bounds``,
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,19 +219,27 @@ def decode_record(data: bytes, path: str | None) -> str:
         return data.decode("latin-1")  # older Quackle files: Latin-1 without a pragma
 
 
-def read_gcg(source, path: str | None = None) -> GcgGame:
-    """Parse a GCG record: ``source`` is a path (str/Path to an existing file), bytes, or
-    text. Returns a :class:`GcgGame`. Checks syntax, pragma placement, nicknames, racks and
-    move text shapes; raises GcgError (line number, what was expected, ``kind``). Nothing
-    here needs a language: tiles are resolved by :func:`replay`."""
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and len(source) < 4096
-                                    and Path(source).is_file()):
-        path = path or str(source)
-        if not Path(source).is_file():
-            raise GcgError("no such file", "no-file", 0, path)
-        data = Path(source).read_bytes()
-        text = decode_record(data, path)
-    elif isinstance(source, bytes):
+def read_gcg_file(path) -> GcgGame:
+    """Parse the GCG file at ``path`` (str or Path): its bytes are decoded as
+    :func:`decode_record` says, then read as :func:`read_gcg` reads text; errors name the
+    file. Raises GcgError (``no-file``) when there is no such file."""
+    p = Path(path)
+    if not p.is_file():
+        raise GcgError("no such file", "no-file", 0, str(path))
+    return read_gcg(p.read_bytes(), path=str(path))
+
+
+def read_gcg(source: str | bytes | os.PathLike, path: str | None = None) -> GcgGame:
+    """Parse a GCG record's contents: ``source`` is its text (str) or its bytes (decoded as
+    :func:`decode_record` says); a str is always the record itself, never a file name
+    (:func:`read_gcg_file` reads a file; a :class:`pathlib.Path` given here is read as that
+    file). ``path`` names the record in errors. Returns a
+    :class:`GcgGame`. Checks syntax, pragma placement, nicknames, racks and move text
+    shapes; raises GcgError (line number, what was expected, ``kind``). Nothing here needs
+    a language: tiles are resolved by :func:`replay`."""
+    if isinstance(source, os.PathLike):  # a Path is never a user's text: read that file
+        return read_gcg_file(source)
+    if isinstance(source, bytes):
         text = decode_record(source, path)
     else:
         text = source
@@ -848,5 +858,5 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
 
 
 def replay_file(path, spec: "LanguageSpec", end_rule: str | None = None, words=None) -> Replay:
-    """:func:`read_gcg` then :func:`replay`."""
-    return replay(read_gcg(Path(path)), spec, end_rule, words)
+    """:func:`read_gcg_file` then :func:`replay`."""
+    return replay(read_gcg_file(path), spec, end_rule, words)

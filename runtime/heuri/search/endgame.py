@@ -55,7 +55,7 @@ The code: this module is the API (:class:`EndgameSearch`, :func:`time_budget`, t
   the node at any depth.
 
 The value of a line is the spread it adds, from the point of view of the player to move, up
-to the end of the game (the spec's rules, ``../shared/RULES.md``):
+to the end of the game (the spec's rules, docs/rules.md):
 
 - a placement that empties the mover's rack ends the game; the spread moves by its score
   plus twice the opponent's rack under both end rules (``double``: +2R to the mover;
