@@ -334,9 +334,11 @@ def cmd_show(args) -> int:
 
 
 def cmd_best(args) -> int:
-    """Rank the candidate moves of a position with an evaluator (heuri.evaluate): move, j,
-    e, p, v, leave and a fish mark, as a table or (--json) one JSON object per line with
-    exactly those keys."""
+    """Rank the candidate moves of a position with an evaluator (heuri.evaluate): move,
+    score, bingo expectation, bingo probability, equity, leave and a fish mark, as a table
+    or (--json) one JSON object per line with the keys of :meth:`Ranking.rows
+    <heuri.eval.evaluate.Ranking.rows>` (move, score, bingo_expectation,
+    bingo_probability, equity, leave, fish)."""
     import json
 
     from ..eval.evaluate import engine_options, make_evaluator
@@ -387,11 +389,13 @@ def cmd_best(args) -> int:
             from rich.table import Table
 
             t = Table(title=escape(f"{args.engine}: {title} ({_count(len(ranking), 'candidate')})"))
-            for col in ("#", "move", "j", "e", "p", "v", "leave", "fish"):
-                t.add_column(col, justify="right" if col in ("#", "j", "e", "p", "v") else "left")
+            numbers = ("#", "score", "bingo exp.", "bingo p", "equity")
+            for col in ("#", "move", "score", "bingo exp.", "bingo p", "equity", "leave", "fish"):
+                t.add_column(col, justify="right" if col in numbers else "left")
             for i, row in enumerate(rows, 1):
-                t.add_row(str(i), escape(row["move"]), str(row["j"]), f"{row['e']:.2f}", f"{row['p']:.4f}",
-                          f"{row['v']:.2f}", escape(row["leave"]), "fish" if row["fish"] else "")
+                t.add_row(str(i), escape(row["move"]), str(row["score"]), f"{row['bingo_expectation']:.2f}",
+                          f"{row['bingo_probability']:.4f}", f"{row['equity']:.2f}", escape(row["leave"]),
+                          "fish" if row["fish"] else "")
             Console().print(t)
     except BrokenPipeError:  # `heuri best ... | head`
         sys.stdout = open(os.devnull, "w")
@@ -855,7 +859,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (j, e, p, v, leave, fish)")
+    p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (score, bingo "
+                                    "expectation and probability, equity, leave, fish)")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP or GCG record")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
@@ -865,7 +870,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
-    p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
+    p.add_argument("--json", action="store_true", help="one JSON object per line: move, score, bingo_expectation, "
+                                                       "bingo_probability, equity, leave, fish")
     p.add_argument("-k", type=float_arg(0, 100, lo_open=True), default=None,
                    help="bingo value 50 + k·σ (default 2.5; more than 0, at most 100)")
     p.add_argument("--top-n", type=TOP, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")

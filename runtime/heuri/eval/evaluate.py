@@ -78,9 +78,13 @@ class Ranking:
         return len(self.moves)
 
     def rows(self, spec, top: int | None = None) -> list[dict]:
-        """The first ``top`` candidates as dicts with exactly the keys move, j, e, p, v,
-        leave, fish (move in GCG notation, leave with ``?`` for a blank and ``[CH]``
-        brackets; e, p, v rounded to 4 decimals)."""
+        """The first ``top`` candidates as dicts with exactly the keys ``move`` (GCG
+        notation), ``score`` (the move's points; the method's j), ``bingo_expectation``
+        (the expected value of a bingo next turn with the leave, points; e),
+        ``bingo_probability`` (the probability of that bingo; p), ``equity`` (the value the
+        engine ranks by, points; v), ``leave`` (``?`` for a blank, ``[CH]`` brackets) and
+        ``fish`` (the bingo expectation exceeds the score); the floats are rounded to 4
+        decimals. docs/method.md gives the formulas."""
         from ..core.move import Move
 
         out = []
@@ -89,8 +93,9 @@ class Ranking:
             mv = Move.from_record(self.moves[i], spec)
             lv = self.leaves[i]
             leave = spec.format_tiles(np.repeat(np.arange(len(lv)), lv), blank="?")
-            out.append({"move": mv.gcg(spec), "j": int(self.j[i]), "e": round(float(self.e[i]), 4),
-                        "p": round(float(self.p[i]), 4), "v": round(float(self.v[i]), 4),
+            out.append({"move": mv.gcg(spec), "score": int(self.j[i]),
+                        "bingo_expectation": round(float(self.e[i]), 4),
+                        "bingo_probability": round(float(self.p[i]), 4), "equity": round(float(self.v[i]), 4),
                         "leave": leave, "fish": bool(self.fish[i])})
         return out
 
