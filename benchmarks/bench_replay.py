@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from heuri.errors import HeuriError
-from heuri.gcg import read_gcg, replay
+from heuri.gcg import read_gcg_file, replay
 from heuri.pack import load_pack
 
 from _common import cases_folder
@@ -44,7 +44,7 @@ def main() -> None:
                 continue
             t0 = time.perf_counter()
             try:
-                r = replay(read_gcg(CASES / row["file"]), packs[lang].spec, end_rule="auto", words=words[lang])
+                r = replay(read_gcg_file(CASES / row["file"]), packs[lang].spec, end_rule="auto", words=words[lang])
                 events[row["file"]] = len(r.steps)
             except HeuriError:
                 events[row["file"]] = 0

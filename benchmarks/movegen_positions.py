@@ -39,7 +39,7 @@ def cut_boards(folder, spec, per_game: int = 100, min_tiles: int = 12, min_left:
     """The midgame positions of every record in ``folder/games/*.gcg`` (see the module doc),
     at most ``per_game`` a game (taken evenly over the game), at most ``limit`` in all.
     Raises FileNotFoundError when the folder has no records."""
-    from heuri.gcg import read_gcg, replay
+    from heuri.gcg import read_gcg_file, replay
     from heuri.move import parse_rack
 
     files = sorted(glob.glob(str(Path(folder) / "games" / "*.gcg")))
@@ -48,7 +48,7 @@ def cut_boards(folder, spec, per_game: int = 100, min_tiles: int = 12, min_left:
     dist = spec.distribution()
     out: list[Cut] = []
     for f in files:
-        r = replay(read_gcg(Path(f)), spec)
+        r = replay(read_gcg_file(f), spec)
         evs = [s.event for s in r.steps]
         mine = []
         for k, ev in enumerate(evs):

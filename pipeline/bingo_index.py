@@ -2,7 +2,7 @@
 on a board) in a few compiled passes → ``bingo/*.npy``.
 
 δ(s) = 1 when the key ``s`` can be played as an R-tile word placed legally, or, for a reduced
-octet, as an (R+1)-tile word through exactly one board tile (HEURI.md, paper §4.3); a key
+octet, as an (R+1)-tile word through exactly one board tile (docs/method.md, paper §4.3); a key
 with blanks lands when one of the keys obtained by giving one blank a letter does (the blank
 plays that letter on the same squares). The run-time method (``heuri.bingo``): the simple
 lanes OR precomputed *closed key bitsets*, the others intersect per-position per-letter word

@@ -1,6 +1,6 @@
 """Heuri's bingo keys from the words → septets, pure septets, reduced octets, key set.
 
-Definitions (../shared/HEURI.md, paper §3): a *septet* is a sorted 7-tile multiset
+Definitions (docs/method.md, paper §3): a *septet* is a sorted 7-tile multiset
 (blank ``#`` allowed, at most two; 7 is the spec's rack_size, 2 its blank count) from which a 7-tile word can be made; a *reduced octet*
 is a sorted 7-tile multiset that becomes an 8-tile word when one more tile (on the board)
 is added — the *completers* are the tiles that do it; a *pure septet* is a septet that is

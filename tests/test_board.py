@@ -21,7 +21,7 @@ def play(board, text):
 
 def test_premium_counts_match_rules_md():
     lm, wm = premium_arrays(EN.board)
-    # RULES.md: 8 TW, 17 DW (centre included), 12 TL, 24 DL.
+    # docs/rules.md: 8 TW, 17 DW (centre included), 12 TL, 24 DL.
     assert (wm == 3).sum() == 8 and (wm == 2).sum() == 17
     assert (lm == 3).sum() == 12 and (lm == 2).sum() == 24
     assert wm[7, 7] == 2 and wm[0, 0] == 3 and lm[7, 3] == 2 and lm[1, 5] == 3

@@ -235,10 +235,11 @@ def test_cli_best_json(pack_es, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     rows = [json.loads(x) for x in lines]
     assert len(rows) == 3
-    assert all(list(r) == ["move", "j", "e", "p", "v", "leave", "fish"] for r in rows)
+    assert all(list(r) == ["move", "score", "bingo_expectation", "bingo_probability", "equity", "leave",
+                                "fish"] for r in rows)
     # the record: p1 holds ?BGJÑOT and played N4 ÑaJO for 72
-    assert rows[0]["move"] == "N4 ÑaJO" and rows[0]["j"] == 72 and rows[0]["leave"] == "BGT"
-    assert rows[0]["v"] == pytest.approx(rows[0]["j"] + rows[0]["e"], abs=1e-3)
+    assert rows[0]["move"] == "N4 ÑaJO" and rows[0]["score"] == 72 and rows[0]["leave"] == "BGT"
+    assert rows[0]["equity"] == pytest.approx(rows[0]["score"] + rows[0]["bingo_expectation"], abs=1e-3)
 
 
 def test_cli_best_errors(pack_es, capsys):
@@ -264,9 +265,10 @@ def test_heuri_plays_a_bingo_in_hand_rather_than_pass(capsys):
         assert cli.main(["best", "--gcg", str(gcg), "--turn", "14", "--engine", engine,
                          "--top", "5000", "--json"]) == 0
         rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-        assert rows[0]["move"] == "E8 JUBIL.RA" and rows[0]["j"] == 84
+        assert rows[0]["move"] == "E8 JUBIL.RA" and rows[0]["score"] == 84
         passes = [r for r in rows if r["move"] == "-"]
-        assert len(passes) == 1 and passes[0]["e"] == 0 and passes[0]["p"] == 0 and passes[0]["v"] == 0
+        assert len(passes) == 1 and passes[0]["bingo_expectation"] == 0 and passes[0]["bingo_probability"] == 0 \
+            and passes[0]["equity"] == 0
 
 
 def test_heuri3_top_zero_ranks_by_current_board(pack_es):
@@ -495,6 +497,6 @@ def test_cli_best_rows_follow_v(capsys):
                  "--engine", "heuri3"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(rows) == 200 and rows[0]["move"] == "10H TU[LL].D"
-    v = [r["v"] for r in rows]
+    v = [r["equity"] for r in rows]
     assert v == sorted(v, reverse=True)
 

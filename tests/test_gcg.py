@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from heuri.errors import GcgError
-from heuri.gcg import detect_end_rule, read_gcg, replay, write_gcg
+from heuri.gcg import detect_end_rule, read_gcg, read_gcg_file, replay, write_gcg
 from heuri.spec import load_spec
 
 from shared_cases import ALL_CASES, CASES
@@ -117,6 +117,19 @@ def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(GcgError) as e:
         read_gcg(tmp_path / "nope.gcg")
     assert e.value.kind == "no-file" and "nope.gcg" in str(e.value)
+    with pytest.raises(GcgError) as e:
+        read_gcg_file(str(tmp_path / "nope.gcg"))
+    assert e.value.kind == "no-file" and "nope.gcg" in str(e.value)
+
+
+def test_text_is_never_taken_for_a_file_name():
+    """A one-line str naming an existing record is read as a record's text (and refused),
+    never opened; read_gcg_file opens it."""
+    name = str(CASES / "en" / "002.gcg")
+    with pytest.raises(GcgError) as e:
+        read_gcg(name)
+    assert e.value.kind == "malformed-line" and e.value.line == 1
+    assert len(read_gcg_file(name).events) == len(read_gcg(Path(name)).events) == 32
 
 
 # -- what players' tools write, read right ---------------------------------------------

@@ -1,7 +1,7 @@
 """heuri.movegen: the word graph, hand-computed scores, known traps, and a property test
 against the brute-force reference (tests/reference_movegen.py) over self-play positions.
 
-Scores by hand use the standard board (RULES.md): row 8 is ``T..d...*...d..T`` (d = double
+Scores by hand use the standard board (docs/rules.md): row 8 is ``T..d...*...d..T`` (d = double
 letter at columns D and L, * = centre, double word), row 9 is ``..d...d.d...d..``.
 """
 from __future__ import annotations

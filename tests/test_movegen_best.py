@@ -57,7 +57,7 @@ def test_best_equals_sorted_full_real_records(lang, request):
     """Every turn of the real game records whose rack the record gives (up to 150 a
     language), with the record's own rack."""
     from heuri.errors import HeuriError
-    from heuri.gcg import read_gcg, replay
+    from heuri.gcg import read_gcg_file, replay
     from heuri.move import parse_rack
 
     pack = request.getfixturevalue(f"pack_{lang}")
@@ -65,7 +65,7 @@ def test_best_equals_sorted_full_real_records(lang, request):
     n_pos = 0
     for f in sorted((ALL_CASES / lang).glob("*.gcg")):
         try:
-            rep = replay(read_gcg(f), spec)
+            rep = replay(read_gcg_file(f), spec)
         except HeuriError:
             continue
         for k, st in enumerate(rep.steps):
@@ -135,7 +135,7 @@ def test_rack_words_equal_a_scan_of_the_word_list(lang, request):
     pack = request.getfixturevalue(f"pack_{lang}")
     spec = pack.spec
     L, R = spec.n_letters, spec.rack_size
-    ctx = mg._context(pack)
+    ctx = mg.kernel_context(pack)
     words = [tuple(t) for t in pack.table("words").column("tiles").to_pylist() if len(t) <= R]
     dist = spec.distribution()
     pool = np.repeat(np.arange(L), dist[:L])
@@ -169,7 +169,7 @@ def test_bingo_through_two_board_tiles(pack_en):
     from heuri import movegen as mg
 
     spec = pack_en.spec
-    ctx = mg._context(pack_en)
+    ctx = mg.kernel_context(pack_en)
     ph = mg._long_hashes(pack_en, ctx)
     assert len(ph) > 64  # the pack has the artifact
     # an artifact that does not match the pack's manifest is not used (no check, no pruning)

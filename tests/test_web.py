@@ -65,8 +65,8 @@ def test_best_equals_heuri_best(client, capsys, midgame):
     assert r.status_code == 200, r.text
     d = r.json()
     # README: heuri3 ranks 10H TU[LL].D (29, keeping ABJ: e = 17.0) above 1N JU (36)
-    assert d["rows"][0]["move"] == "10H TU[LL].D" and d["rows"][0]["j"] == 29 and d["rows"][0]["leave"] == "ABJ"
-    assert round(d["rows"][0]["e"], 1) == 17.0
+    assert d["rows"][0]["move"] == "10H TU[LL].D" and d["rows"][0]["score"] == 29 and d["rows"][0]["leave"] == "ABJ"
+    assert round(d["rows"][0]["bingo_expectation"], 1) == 17.0
     assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", midgame, "--json", "--top", "8",
                              "--engine", "heuri3")
     # no engine named: the same default as heuri best's
@@ -77,7 +77,7 @@ def test_best_equals_heuri_best(client, capsys, midgame):
     d = client.post("/api/best", json={"lang": "es", "cgp": OPENING, "top": 5, "engine": "heuri2"}).json()
     assert d["rows"] == _cli(capsys, "best", "--lang", "es", "--cgp", OPENING, "--json", "--top", "5",
                              "--engine", "heuri2")
-    assert d["rows"][0]["j"] == 80
+    assert d["rows"][0]["score"] == 80
 
 
 def test_moves_equal_heuri_moves(client, capsys, midgame):

@@ -84,7 +84,7 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     top = json.loads(capsys.readouterr().out.splitlines()[0])
     first = page.locator("#moves tbody tr").first
     assert first.locator("td.mv").first.inner_text() == top["move"] == "8D [CH]ER[ch]AIS"
-    assert first.locator("td").nth(2).inner_text() == str(top["j"]) == "80"
+    assert first.locator("td").nth(2).inner_text() == str(top["score"]) == "80"
     first.click()
     page.wait_for_selector("#preview:not([hidden])")
     assert page.locator("#pos-board g.tile.played").count() == 7

@@ -34,12 +34,12 @@ def positions(folder: Path, pack, heuri_name: str):
     heuri's turns with a recorded rack."""
     from heuri.board import Board
     from heuri.cgp import CgpRecord, format_cgp
-    from heuri.gcg import read_gcg, replay
+    from heuri.gcg import read_gcg_file, replay
 
     spec = pack.spec
     full = int(spec.distribution().sum())
     for f in sorted((folder / "games").glob("*.gcg")):
-        g = read_gcg(f)
+        g = read_gcg_file(f)
         r = replay(g, spec, end_rule="auto")
         seat = next(i for i, (nick, name) in enumerate(g.players) if name.startswith(heuri_name))
         final = r.steps[-1].recorded_totals

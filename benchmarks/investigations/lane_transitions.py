@@ -19,7 +19,7 @@ import numpy as np
 import heuri
 from heuri.bingo import delta
 from heuri.errors import HeuriError
-from heuri.gcg import read_gcg, replay
+from heuri.gcg import read_gcg_file, replay
 from heuri.probability import board_counts, key_rows, p_key
 
 
@@ -46,7 +46,7 @@ def main() -> None:
     pairs = skipped = 0
     for f in files:
         try:
-            boards = [s.board for s in replay(read_gcg(f), spec).steps]
+            boards = [s.board for s in replay(read_gcg_file(f), spec).steps]
         except HeuriError as e:  # a record that does not replay is left out, and counted
             skipped += 1
             print(f"left out {f}: {e}")

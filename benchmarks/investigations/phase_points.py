@@ -40,9 +40,9 @@ def phase(turn_of_player: int, bag: int) -> str:
 def game_phases(path: Path, spec, engine: str):
     """(won, tie, {phase: [heuri points, peer points, heuri bingos, peer bingos, heuri exch,
     peer exch, heuri's blanks in non-bingos, peer's]}) of one record; ``engine`` is heuri's name in the ``#player`` lines."""
-    from heuri.gcg import read_gcg
+    from heuri.gcg import read_gcg_file
 
-    g = read_gcg(path)
+    g = read_gcg_file(path)
     seat = next(i for i, (nick, name) in enumerate(g.players) if name.split()[0] == engine)
     full = int(spec.distribution().sum())
     R = spec.rack_size

@@ -90,7 +90,7 @@ def main(argv=None) -> None:
         tight, spans = [], Counter()
         oracle = [0, 0]
         for letters, blanks, rack in calls:
-            ctx = mg._context(pack)
+            ctx = mg.kernel_context(pack)
             I64, U64, B8, SK, SL = ctx.scratch
             N = ctx.N
             I64[27:30] = 0

@@ -110,7 +110,7 @@ from .core.cgp import format_cgp, parse_cgp  # noqa: E402
 from .core.errors import CgpError, GcgError, MoveError  # noqa: E402
 from .core.game import Game, Position  # noqa: E402
 from .core.move import Exchange, Move, Pass, Placement  # noqa: E402
-from .formats.gcg import read_gcg, replay, write_gcg  # noqa: E402
+from .formats.gcg import read_gcg, read_gcg_file, replay, write_gcg  # noqa: E402
 
 __all__ += ["Board", "Move", "Placement", "Exchange", "Pass", "Position", "Game", "parse_cgp", "format_cgp",
-            "read_gcg", "write_gcg", "replay", "MoveError", "GcgError", "CgpError"]
+            "read_gcg", "read_gcg_file", "write_gcg", "replay", "MoveError", "GcgError", "CgpError"]

@@ -84,7 +84,8 @@ def cmd_lexicon(args) -> int:
 # -- siu ----------------------------------------------------------------------------------
 def cmd_siu(args) -> int:
     """Speak the SIU engine protocol on stdin/stdout (see heuri.siu)."""
-    from ..play.siu import HeuriBackend, serve
+    from ..play.siu.backend import HeuriBackend
+    from ..play.siu.protocol import serve
 
     if args.lang:  # a wrong --lang is the user's mistake: say so before the protocol starts
         from ..core.pack import load_pack
@@ -215,10 +216,10 @@ def _gcg_files(paths) -> list[Path]:
 
 def _replay_one(path: Path, args, packs: dict):
     """Read and replay one record with the pack of its language (loaded once)."""
-    from ..formats.gcg import read_gcg, replay
+    from ..formats.gcg import read_gcg_file, replay
     from ..core.pack import pack_for_record
 
-    game = read_gcg(path)
+    game = read_gcg_file(path)
     lang = _lang_or_guess(args.lang, game.guess_language(), str(path))
     if (lang, game.lexicon) not in packs:
         packs[lang, game.lexicon] = pack_for_record(lang, game.lexicon)
@@ -321,9 +322,9 @@ def cmd_show(args) -> int:
         return 0
     if not args.game:
         raise HeuriError("show: give --cgp \"CGP\" or a GCG file")
-    from ..formats.gcg import read_gcg, replay
+    from ..formats.gcg import read_gcg_file, replay
 
-    game = read_gcg(Path(args.game))
+    game = read_gcg_file(args.game)
     spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
     n = len(r.steps) if args.turn is None else args.turn
@@ -344,9 +345,11 @@ def cmd_show(args) -> int:
 
 
 def cmd_best(args) -> int:
-    """Rank the candidate moves of a position with an evaluator (heuri.evaluate): move, j,
-    e, p, v, leave and a fish mark, as a table or (--json) one JSON object per line with
-    exactly those keys."""
+    """Rank the candidate moves of a position with an evaluator (heuri.evaluate): move,
+    score, bingo expectation, bingo probability, equity, leave and a fish mark, as a table
+    or (--json) one JSON object per line with the keys of :meth:`Ranking.rows
+    <heuri.eval.evaluate.Ranking.rows>` (move, score, bingo_expectation,
+    bingo_probability, equity, leave, fish)."""
     import json
 
     from ..eval.evaluate import engine_options, make_evaluator
@@ -357,11 +360,11 @@ def cmd_best(args) -> int:
         ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
         title = "CGP position"
     elif args.gcg:
-        from ..formats.gcg import read_gcg, replay
+        from ..formats.gcg import read_gcg_file, replay
         from ..core.pack import pack_for_record
         from ..eval.probability import augmented_bag
 
-        game = read_gcg(Path(args.gcg))
+        game = read_gcg_file(args.gcg)
         pack = pack_for_record(_lang_or_guess(args.lang, game.guess_language(), args.gcg), game.lexicon)
         spec = pack.spec
         r = replay(game, spec)
@@ -397,11 +400,13 @@ def cmd_best(args) -> int:
             from rich.table import Table
 
             t = Table(title=escape(f"{args.engine}: {title} ({_count(len(ranking), 'candidate')})"))
-            for col in ("#", "move", "j", "e", "p", "v", "leave", "fish"):
-                t.add_column(col, justify="right" if col in ("#", "j", "e", "p", "v") else "left")
+            numbers = ("#", "score", "bingo exp.", "bingo p", "equity")
+            for col in ("#", "move", "score", "bingo exp.", "bingo p", "equity", "leave", "fish"):
+                t.add_column(col, justify="right" if col in numbers else "left")
             for i, row in enumerate(rows, 1):
-                t.add_row(str(i), escape(row["move"]), str(row["j"]), f"{row['e']:.2f}", f"{row['p']:.4f}",
-                          f"{row['v']:.2f}", escape(row["leave"]), "fish" if row["fish"] else "")
+                t.add_row(str(i), escape(row["move"]), str(row["score"]), f"{row['bingo_expectation']:.2f}",
+                          f"{row['bingo_probability']:.4f}", f"{row['equity']:.2f}", escape(row["leave"]),
+                          "fish" if row["fish"] else "")
             Console().print(t)
     except BrokenPipeError:  # `heuri best ... | head`
         sys.stdout = open(os.devnull, "w")
@@ -623,10 +628,10 @@ def _master_from(args, pack=None):
     path = getattr(args, "from_file", None) or getattr(args, "game", None)
     if path:
         from ..core.errors import GcgError
-        from ..formats.gcg import read_gcg
+        from ..formats.gcg import read_gcg_file
 
         try:
-            lang = args.lang or read_gcg(Path(path)).guess_language()
+            lang = args.lang or read_gcg_file(path).guess_language()
         except GcgError as e:
             raise HeuriError(str(e)) from None
         from ..core.pack import pack_for_record
@@ -874,7 +879,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (j, e, p, v, leave, fish)")
+    p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (score, bingo "
+                                    "expectation and probability, equity, leave, fish)")
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP or GCG record")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
@@ -884,7 +890,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
-    p.add_argument("--json", action="store_true", help="one JSON object per line: move, j, e, p, v, leave, fish")
+    p.add_argument("--json", action="store_true", help="one JSON object per line: move, score, bingo_expectation, "
+                                                       "bingo_probability, equity, leave, fish")
     p.add_argument("-k", type=float_arg(0, 100, lo_open=True), default=None,
                    help="bingo value 50 + k·σ (default 2.5; more than 0, at most 100)")
     p.add_argument("--top-n", type=TOP, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")

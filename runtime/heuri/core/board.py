@@ -16,7 +16,7 @@ Boards are immutable in style: :meth:`Board.play` returns a new board and never 
 that reads them).
 
 Scoring here is deliberately plain Python, independent of the move generator, so the
-replayer and the tests can cross-check it. The rules (WESPA rules; ``../shared/RULES.md``):
+replayer and the tests can cross-check it. The rules (WESPA rules; docs/rules.md):
 letter and word premiums count only under newly placed tiles; each cross-word formed by a
 new tile scores with that tile's premiums; a blank scores 0; all ``rack_size`` tiles in one
 move add ``bingo_bonus``.

@@ -1,6 +1,6 @@
 """CGP (Crossword Game Position) reader and writer.
 
-Format (woogles-io/open-protocols ``cgp/README.md``; ``../shared/RULES.md``), one line of
+Format (woogles-io/open-protocols ``cgp/README.md``; docs/rules.md), one line of
 space-separated fields::
 
     <15 rows, '/' between, digits = runs of empty squares> <racks in turn order, '/'>

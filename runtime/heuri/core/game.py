@@ -2,7 +2,7 @@
 sequence of positions with a seeded bag).
 
 Rules, all read from the language spec (``lexicons/<lang>/spec.toml``, which names its
-sources; ``../shared/RULES.md``):
+sources; docs/rules.md):
 
 - a placement must be legal on the board (:meth:`heuri.board.Board.check`) and use tiles of
   the mover's rack (a blank from the rack keeps its letter for the rest of the game);

@@ -5,7 +5,7 @@ hashable, compared by its fields) that parses from and formats to text, and roun
 
 Notations
 ---------
-GCG (``../shared/RULES.md``; Quackle, Macondo, Woogles):
+GCG (docs/rules.md; Quackle, Macondo, Woogles):
 
 - placement ``8D DJINN`` (row first = across), ``H11 MAZEY`` (column first = down); a square
   already on the board is ``.`` or its letter written out (``N1 .AZY`` = ``N1 RAZY`` when R is
@@ -13,7 +13,7 @@ GCG (``../shared/RULES.md``; Quackle, Macondo, Woogles):
 - exchange ``-QV`` (known tiles, blank ``?``) or ``-4`` (four unknown tiles);
 - pass ``-``.
 
-SIU / UCGI (``../shared/SIU.md``): ``8D.DJINN`` with played-through letters written out,
+SIU / UCGI (docs/siu.md): ``8D.DJINN`` with played-through letters written out,
 ``ex.ABC``, ``ex.4``, ``pass``.
 
 Tile ids are the spec's (letters ``0..L-1``, blank ``L``). A :class:`Placement` lists every

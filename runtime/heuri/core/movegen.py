@@ -22,7 +22,7 @@ Conventions (Quackle/MAGPIE counting):
   ``min(rack_size, bag_size)`` tiles) is listed once when the bag holds at least
   ``spec.exchange_min_bag`` tiles, and the pass once.
 
-Scores (RULES.md): letter and word premiums count only under newly placed tiles; each
+Scores (docs/rules.md): letter and word premiums count only under newly placed tiles; each
 cross-word is scored in full (its own premiums under the new tile); a blank scores
 ``spec.blank_value`` (0) whatever letter it stands for; ``spec.bingo_bonus`` is added when
 exactly ``spec.rack_size`` tiles are played (not for going out with fewer).
@@ -1793,7 +1793,7 @@ class CrossChecks(NamedTuple):
     - ``score`` int32: face values of the perpendicular neighbour tiles (blanks 0), the
       part of the cross-word score that does not depend on the new tile. A new tile of
       value v on a square with letter multiplier lm and word multiplier wm adds
-      ``(score + v * lm) * wm`` when ``has_cross`` (RULES.md scoring).
+      ``(score + v * lm) * wm`` when ``has_cross`` (docs/rules.md, scoring).
     - ``has_cross`` bool: the square has a perpendicular neighbour (a cross-word forms).
     """
 
@@ -1869,6 +1869,3 @@ def describe(spec, move) -> str:
 KERNEL_INTERFACE = ("KernelContext", "kernel_context", "cross_checks_kernel", "search_kernel", "walk_placements",
                     "RECORD_BYTES", "MOVE_DTYPE", "NO_TOP_SCORES", "NO_RACK_WORDS", "NO_TOP_KEYS", "NO_LONG_HASHES",
                     "popcount")
-
-#: the context's earlier private name, still read by a test and a profiling script
-_context = kernel_context

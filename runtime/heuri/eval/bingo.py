@@ -1,7 +1,7 @@
 """δ: which keys of the Heuri_3 key set can land as a bingo on a board.
 
 δ(s) = 1 when the key ``s`` (R tiles, R = the rack size, 7) can be played as a bingo on the
-board as it stands (HEURI.md, paper §4.3):
+board as it stands (docs/method.md, paper §4.3):
 
 - as an R-tile word placed legally: R consecutive empty squares of a row or column, the
   squares just before and after empty (or off the board), connected (one of the squares has a
@@ -636,7 +636,7 @@ def _centre(spec):
 
 
 class BoardDelta:
-    """δ of one board (HEURI.md, paper §4.3), computed on first use.
+    """δ of one board (docs/method.md, paper §4.3), computed on first use.
 
     ``BoardDelta(pack, letters, max_blanks=None)``: letters (N, N) int8 (-1 empty; blanks
     hold their letter, so the ``blanks`` array is not needed). ``max_blanks``: keys with

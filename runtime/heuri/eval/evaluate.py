@@ -1,4 +1,4 @@
-"""Move evaluators: greedy, Heuri_1, Heuri_2 and Heuri_3 (HEURI.md, paper §4).
+"""Move evaluators: greedy, Heuri_1, Heuri_2 and Heuri_3 (docs/method.md, paper §4).
 
 Each evaluator ranks every candidate move of a turn (placements, exchanges when the rule
 allows them, the pass) by a value ``v`` and reports for each: ``j`` (the move's score,
@@ -78,9 +78,13 @@ class Ranking:
         return len(self.moves)
 
     def rows(self, spec, top: int | None = None) -> list[dict]:
-        """The first ``top`` candidates as dicts with exactly the keys move, j, e, p, v,
-        leave, fish (move in GCG notation, leave with ``?`` for a blank and ``[CH]``
-        brackets; e, p, v rounded to 4 decimals)."""
+        """The first ``top`` candidates as dicts with exactly the keys ``move`` (GCG
+        notation), ``score`` (the move's points; the method's j), ``bingo_expectation``
+        (the expected value of a bingo next turn with the leave, points; e),
+        ``bingo_probability`` (the probability of that bingo; p), ``equity`` (the value the
+        engine ranks by, points; v), ``leave`` (``?`` for a blank, ``[CH]`` brackets) and
+        ``fish`` (the bingo expectation exceeds the score); the floats are rounded to 4
+        decimals. docs/method.md gives the formulas."""
         from ..core.move import Move
 
         out = []
@@ -89,8 +93,9 @@ class Ranking:
             mv = Move.from_record(self.moves[i], spec)
             lv = self.leaves[i]
             leave = spec.format_tiles(np.repeat(np.arange(len(lv)), lv), blank="?")
-            out.append({"move": mv.gcg(spec), "j": int(self.j[i]), "e": round(float(self.e[i]), 4),
-                        "p": round(float(self.p[i]), 4), "v": round(float(self.v[i]), 4),
+            out.append({"move": mv.gcg(spec), "score": int(self.j[i]),
+                        "bingo_expectation": round(float(self.e[i]), 4),
+                        "bingo_probability": round(float(self.p[i]), 4), "equity": round(float(self.v[i]), 4),
                         "leave": leave, "fish": bool(self.fish[i])})
         return out
 
@@ -365,7 +370,7 @@ class Evaluator:
         # The pass draws nothing (t = 0): its "next rack" is the rack in hand, and a bingo
         # that rack holds is a move of this very turn, valued by its own j. Counting it
         # again as e (p = 1) made heuri pass with a playable bingo, turn after turn, so the
-        # pass is valued at e = p = 0 (a deviation from HEURI.md's "pass: L = rack, t = 0").
+        # pass is valued at e = p = 0 (a deviation from the paper's "pass: L = rack, t = 0").
         is_pass = moves["kind"] == 2
         if is_pass.any():
             e = np.where(is_pass, 0.0, e)
@@ -670,9 +675,9 @@ class Heuri3(Evaluator):
 
 #: mean score of a non-bingo placement in real games, points: a bingo next turn
 #: is worth its score *less* the move the rack would have made anyway. English: 26.9 over
-#: the 2,087 non-bingo placements of ../shared/cases/gcg/en (129 records; 657 bingos there
-#: average 78.7); the other languages: the same figure from their records (few: es 28.3
-#: over 13, fr 26.3 over 16), rounded.
+#: the 2,087 non-bingo placements of 129 English tournament records (657 bingos there
+#: average 78.7; tests/data/gcg holds a sample of that collection); the other languages:
+#: the same figure from their records (few: es 28.3 over 13, fr 26.3 over 16), rounded.
 NON_BINGO_SCORE = {"en": 27.0, "es": 28.0, "fr": 26.0}
 
 
@@ -807,7 +812,7 @@ def engine_options(name: str, k: float | None = None, top_n: int | None = None, 
                    penalty: bool = True) -> dict:
     """The options of :func:`make_evaluator` that a front end's settings give (``heuri
     best``, SIU's ``K``/``BestN``, ``heuri serve``), written once for all of them: ``k``
-    (bingo value 50 + k·σ, HEURI.md) for every engine but greedy; ``top`` (placements
+    (bingo value 50 + k·σ, docs/method.md) for every engine but greedy; ``top`` (placements
     re-valued with δ after the move) and ``exact`` for the engines that re-value (heuri3
     and the heuri4 family); ``penalty`` for heuri1. None or the default leaves the
     engine's own default; values are not checked here (each front end says what is wrong

@@ -1,6 +1,6 @@
 """The augmented bag U, the exact draw probability p(s | L) and the leave tables e(L).
 
-Definitions (../shared/HEURI.md, paper §4): keeping leave ``L`` and drawing ``t = R − |L|``
+Definitions (docs/method.md, paper §4): keeping leave ``L`` and drawing ``t = R − |L|``
 tiles (``R`` = the spec's rack size, 7) uniformly from the augmented bag ``U`` (every tile the
 player cannot see: full distribution − board − own rack, |U| = N), the probability that the
 new rack is exactly the multiset ``s`` is the multivariate hypergeometric
@@ -72,7 +72,7 @@ def board_counts(spec, letters: np.ndarray, blanks: np.ndarray) -> np.ndarray:
 
 
 def augmented_bag(spec, letters: np.ndarray, blanks: np.ndarray, rack: np.ndarray) -> np.ndarray:
-    """U = full distribution − board tiles − own rack, shape (L+1,), int64 (HEURI.md).
+    """U = full distribution − board tiles − own rack, shape (L+1,), int64 (docs/method.md).
 
     ``rack``: count vector (L+1,). Raises ProbabilityError naming the tile kind when the
     board plus the rack hold more tiles of a kind than the language has."""
@@ -94,7 +94,7 @@ def default_bag_size(U: np.ndarray, rack_size: int = 7) -> int:
 def p_key(U: np.ndarray, leave: np.ndarray, key_counts: np.ndarray, bag_size: int | None = None,
           rack_size: int = 7) -> np.ndarray:
     """p(s | L) for each row s of ``key_counts`` ((n, L+1) or (L+1,)), float64, exact formula
-    of HEURI.md; 0 when L ⊄ s or the bag holds fewer than t = R − |L| tiles.
+    of docs/method.md; 0 when L ⊄ s or the bag holds fewer than t = R − |L| tiles.
 
     Vectorised NumPy over the keys; meant for checks and small key sets (the evaluators
     use :func:`leave_table`)."""

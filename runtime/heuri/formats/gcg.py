@@ -1,6 +1,6 @@
 """GCG game records: reader, writer and replayer.
 
-GCG is the game-record format of Quackle, Macondo and Woogles (``../shared/RULES.md``)::
+GCG is the game-record format of Quackle, Macondo and Woogles (docs/rules.md)::
 
     #character-encoding UTF-8
     #player1 p1 Player One
@@ -18,9 +18,11 @@ GCG is the game-record format of Quackle, Macondo and Woogles (``../shared/RULES
 
 Three layers:
 
-- :func:`read_gcg` parses text (UTF-8, or Latin-1 without an encoding pragma; CRLF or LF)
-  into a :class:`GcgGame`: pragmas and events, syntax only, spec-free;
-- :func:`replay` plays a GcgGame on a language's board: checks every event's order, every
+- :func:`read_gcg` parses a record's text or bytes (UTF-8, or Latin-1 without an encoding
+  pragma; CRLF or LF), :func:`read_gcg_file` a file, into a :class:`GcgGame`: pragmas and
+  events, syntax only, spec-free;
+- :func:`replay` (a :class:`Replayer`, one method per event kind) plays a GcgGame on a
+  language's board: checks every event's order, every
   recorded running total against the recorded scores, the rack against the tiles played
   and the tile set, and compares every recorded score with the engine's own scoring
   (:meth:`heuri.board.Board.score`). Recorded totals are kept: a score the engine computes
@@ -42,6 +44,7 @@ kinds of :meth:`heuri.board.Board.check` such as ``play-out-of-bounds``,
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,19 +219,27 @@ def decode_record(data: bytes, path: str | None) -> str:
         return data.decode("latin-1")  # older Quackle files: Latin-1 without a pragma
 
 
-def read_gcg(source, path: str | None = None) -> GcgGame:
-    """Parse a GCG record: ``source`` is a path (str/Path to an existing file), bytes, or
-    text. Returns a :class:`GcgGame`. Checks syntax, pragma placement, nicknames, racks and
-    move text shapes; raises GcgError (line number, what was expected, ``kind``). Nothing
-    here needs a language: tiles are resolved by :func:`replay`."""
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and len(source) < 4096
-                                    and Path(source).is_file()):
-        path = path or str(source)
-        if not Path(source).is_file():
-            raise GcgError("no such file", "no-file", 0, path)
-        data = Path(source).read_bytes()
-        text = decode_record(data, path)
-    elif isinstance(source, bytes):
+def read_gcg_file(path) -> GcgGame:
+    """Parse the GCG file at ``path`` (str or Path): its bytes are decoded as
+    :func:`decode_record` says, then read as :func:`read_gcg` reads text; errors name the
+    file. Raises GcgError (``no-file``) when there is no such file."""
+    p = Path(path)
+    if not p.is_file():
+        raise GcgError("no such file", "no-file", 0, str(path))
+    return read_gcg(p.read_bytes(), path=str(path))
+
+
+def read_gcg(source: str | bytes | os.PathLike, path: str | None = None) -> GcgGame:
+    """Parse a GCG record's contents: ``source`` is its text (str) or its bytes (decoded as
+    :func:`decode_record` says); a str is always the record itself, never a file name
+    (:func:`read_gcg_file` reads a file; a :class:`pathlib.Path` given here is read as that
+    file). ``path`` names the record in errors. Returns a
+    :class:`GcgGame`. Checks syntax, pragma placement, nicknames, racks and move text
+    shapes; raises GcgError (line number, what was expected, ``kind``). Nothing here needs
+    a language: tiles are resolved by :func:`replay`."""
+    if isinstance(source, os.PathLike):  # a Path is never a user's text: read that file
+        return read_gcg_file(source)
+    if isinstance(source, bytes):
         text = decode_record(source, path)
     else:
         text = source
@@ -519,8 +530,325 @@ def detect_end_rule(game: GcgGame) -> str | None:
     return "transfer" if "end_penalty" in kinds[i + 1:] or "end_penalty" in kinds[max(0, i - 1):i] else "double"
 
 
+class Replayer:
+    """Replays a parsed GCG record on a language's board, one event at a time, the way
+    python-chess's PGN visitors read a game: :meth:`run` walks the record and hands each
+    item to the method of its kind.
+
+    - :meth:`rack_pragma` (``#rack1 ...``): the tiles known to be on a player's rack;
+    - one method per event kind: :meth:`play`, :meth:`exchange`, :meth:`pass_`,
+      :meth:`withdrawn` (``--``), :meth:`challenge` (bonus), :meth:`time` (penalty),
+      :meth:`end_points` (``(RACK) +N``) and :meth:`end_penalty` (``RACK (RACK) -N``).
+      Each gets the event and the rack it states (a count vector, or None), checks the
+      event's place in the game, then the recorded running total (:meth:`recorded`), then
+      applies the event with the engine's own scoring, and returns ``(engine score, note,
+      words formed)``. :meth:`event` then compares the scores and records the step.
+
+    State, as the events leave it: ``board``; ``pool`` (count vector: the tiles not on the
+    board); ``sizes`` (each rack's size); ``bag`` (tiles in the bag); ``recorded_totals``
+    and ``engine_totals`` (points by player); ``scoreless`` (consecutive scoreless turns);
+    ``over`` and ``out_player`` (who went out, or None); ``pending`` (the end-of-game lines
+    still owed, ``(kind, player)``); ``known`` (by player, the tiles known to be on the
+    rack, or None); ``last`` (the last play with the state before it, so that a withdrawal
+    can undo it).
+
+    ``end_rule``, ``words``: as :func:`replay`. Raises GcgError on the first malformed or
+    impossible event.
+    """
+
+    def __init__(self, game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, words=None):
+        self.game = game
+        self.spec = spec
+        self.words = words
+        self.rule = (detect_end_rule(game) if end_rule == "auto" else end_rule) or spec.end_rule
+        self.n = n = len(game.players)
+        self.result = Replay(game, spec, self.rule)
+        self.board = Board.empty(spec)
+        full = spec.distribution()
+        self.pool = full.copy()
+        self.sizes = [spec.rack_size] * n
+        self.bag = int(full.sum()) - spec.rack_size * n
+        self.recorded_totals = [0] * n
+        self.engine_totals = [0] * n
+        self.scoreless = 0
+        self.over = False
+        self.out_player = None
+        self.pending: set = set()
+        self.time_seen: set = set()
+        self.last = None          # (event, snapshot, engine score) of the last play
+        self.prev_event = None
+        self.next_player = None
+        self.last_diff = [0] * n  # engine total - recorded total after each player's last event
+        self.known: list = [None] * n
+
+    # -- the walk ---------------------------------------------------------------------------
+    def run(self) -> Replay:
+        """Replay every item of the record; returns the :class:`Replay`."""
+        res = self.result
+        res.warnings.extend(self.game.warnings)
+        for item in self.game.items:
+            if isinstance(item, GcgPragma):
+                if _is_rack_pragma(item.name) and item.value:
+                    self.rack_pragma(item)
+                continue
+            self.event(item)
+        res.over = self.over
+        res.complete = self.over and not self.pending
+        return res
+
+    def event(self, ev: GcgEvent) -> None:
+        """Hand ``ev`` to the method of its kind, then compare its recorded score with the
+        engine's (a :class:`Mismatch` when they differ, or when the running difference
+        changes) and record the step."""
+        rack = self.counts(ev.rack, ev, "rack") if ev.rack else None
+        if ev.kind in ("challenge", "time") and rack is not None:
+            # The rack field of a challenge-bonus or time-penalty line is informational (no
+            # tiles move); writers put a placeholder there (Macondo: UNKNOWN). Never stop on it.
+            if ev.rack.upper() != "UNKNOWN" and ((rack - self.pool) > 0).any():
+                self.result.warnings.append((ev.line, f"rack field {ev.rack!r} of the {ev.body()} line is not a "
+                                                      f"rack the tile set allows here; ignored"))
+            rack = None
+        handler = self.pass_ if ev.kind == "pass" else getattr(self, ev.kind)
+        eng, note, formed = handler(ev, rack)
+        p = ev.player
+        if ev.kind in ("play", "exchange", "pass", "withdrawn"):
+            self.next_player = (p + 1) % self.n
+            if not self.over and self.scoreless >= self.spec.max_scoreless_turns:
+                self.over = True
+                self.pending = {("end_penalty", q) for q in range(self.n)}
+        self.engine_totals[p] += eng
+        diff = self.engine_totals[p] - self.recorded_totals[p]
+        if eng != ev.score or diff != self.last_diff[p]:
+            self.result.mismatches.append(Mismatch(ev.line, ev.nick, ev.body(), ev.score, eng,
+                                                   ev.total, self.engine_totals[p], note))
+        self.last_diff[p] = diff
+        self.result.steps.append(ReplayStep(ev, self.board, eng, list(self.engine_totals),
+                                            list(self.recorded_totals), formed))
+        self.prev_event = ev
+
+    # -- checks shared by the kinds ---------------------------------------------------------
+    def fail(self, msg: str, kind: str, ev) -> None:
+        raise GcgError(msg, kind, ev.line, self.game.path)
+
+    def counts(self, text: str, ev, what: str):
+        """``text`` (rack text) as a count vector; a malformed rack fails at ``ev``."""
+        try:
+            ids = parse_rack(text, self.spec, what=what)
+        except MoveError as e:
+            self.fail(str(e), "malformed-rack", ev)
+        return np.bincount(np.asarray(ids, dtype=np.int64), minlength=self.spec.n_kinds).astype(np.int64)
+
+    def in_pool(self, v, ev, what: str) -> None:
+        """Fail when ``v`` needs more of a tile than the set has left off the board."""
+        over_ = v - self.pool
+        if (over_ > 0).any():
+            extra = format_rack(tile_ids(np.maximum(over_, 0)), self.spec)
+            self.fail(f"{what} needs {extra}, more than the tile set has left off the board", "rack-not-in-bag", ev)
+
+    def with_others(self, v, who: int, line: int, what: str) -> None:
+        """Warn when ``v`` (player ``who``'s known tiles) and the tiles known to be on the
+        other racks need more of a tile than the set has left off the board."""
+        total = v.copy()
+        for q in range(self.n):
+            if q != who and self.known[q] is not None:
+                total += self.known[q]
+        over_ = total - self.pool
+        if (over_ > 0).any():
+            extra = format_rack(tile_ids(np.maximum(over_, 0)), self.spec)
+            self.result.warnings.append((line, f"{what} and the tiles known on the other rack need {extra} more "
+                                               f"than the tile set has left off the board"))
+
+    def recorded(self, ev: GcgEvent, rack) -> None:
+        """The recorded running total: the previous total plus the recorded score; the
+        stated rack must fit in the tiles off the board."""
+        p = ev.player
+        if self.recorded_totals[p] + ev.score != ev.total:
+            self.fail(f"{ev.nick}'s total {ev.total} is not the previous total {self.recorded_totals[p]} "
+                      f"{ev.score:+d}", "inconsistent-total", ev)
+        self.recorded_totals[p] = ev.total
+        if rack is not None and ev.kind != "withdrawn":  # a withdrawn play's tiles are on the board
+            self.in_pool(rack, ev, f"rack {ev.rack}")
+            if ev.kind in ("play", "exchange", "pass"):
+                self.with_others(rack, p, ev.line, f"rack {ev.rack}")
+
+    def turn(self, ev: GcgEvent) -> None:
+        """A turn (play, exchange, pass) comes before the end of the game, in turn order."""
+        if self.over and not (ev.kind == "pass" and ev.score == 0 and self.out_player is not None):
+            # Macondo/Woogles record the opponent's acceptance of a play-out as a pass.
+            self.fail(f"{ev.nick} moves after the game ended", "move-after-game-end", ev)
+        if self.next_player is not None and ev.player != self.next_player:
+            self.fail(f"{ev.nick} moves out of turn; expected {self.game.players[self.next_player][0]}",
+                      "out-of-turn", ev)
+
+    # -- the pragma and the event kinds -----------------------------------------------------
+    def rack_pragma(self, item: GcgPragma) -> None:
+        """``#rackN TILES``: the tiles on player N's rack now."""
+        v = self.counts(item.value, item, f"#{item.name}")
+        self.in_pool(v, item, f"#{item.name} {item.value}")
+        who = int(item.name[4:]) - 1
+        self.with_others(v, who, item.line, f"#{item.name} {item.value}")
+        if 0 <= who < self.n:
+            self.known[who] = v
+
+    def play(self, ev: GcgEvent, rack):
+        """A placement: legal on the board, its tiles on the stated rack, scored by the
+        engine; words outside ``words`` are warnings. Draws from the bag; going out with
+        the bag empty ends the game."""
+        self.turn(ev)
+        self.recorded(ev, rack)
+        spec, p = self.spec, ev.player
+        try:
+            mv = Move.from_gcg(ev.move, self.board, spec)
+            formed = self.board.check(mv)
+        except MoveError as e:
+            self.fail(str(e), e.kind, ev)
+        used = mv.rack_counts(spec)
+        if rack is not None and (used > rack).any():
+            self.fail(f"play {ev.move!r} uses {format_rack(tile_ids(np.maximum(used - rack, 0)), spec)}, not on "
+                      f"the rack {ev.rack}", "tiles-not-in-rack", ev)
+        eng = self.board.score(mv)
+        if self.words is not None:
+            unknown = [w for w in formed if w not in self.words]
+            if unknown:
+                self.result.off_list.append((ev.line, ev.move, unknown))
+                self.result.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in {self.spec.lexicon}"))
+        snap = (self.board, self.pool.copy(), list(self.sizes), self.bag, self.scoreless, self.over,
+                self.out_player, set(self.pending), list(self.known))
+        self.last = (ev, snap, eng)
+        self.known[p] = rack - used if rack is not None else None
+        self.board = self.board.play(mv)
+        self.pool = self.pool - used
+        k = mv.n_tiles
+        draw = min(k, self.bag)
+        bag_before = self.bag
+        self.sizes[p] = self.sizes[p] - k + draw
+        self.bag -= draw
+        self.scoreless = 0 if ev.score != 0 else self.scoreless + 1
+        if self.sizes[p] == 0 and bag_before == 0:
+            self.over, self.out_player = True, p
+            self.pending = {("end_points", p)}
+        return eng, "", formed
+
+    def exchange(self, ev: GcgEvent, rack):
+        """An exchange: the tiles given back must be on the stated rack; an exchange with
+        fewer tiles in the bag than the rules allow is a warning. Scores 0."""
+        self.turn(ev)
+        self.recorded(ev, rack)
+        spec = self.spec
+        try:
+            mv = Move.from_gcg(ev.move, self.board, spec)
+        except MoveError as e:
+            self.fail(str(e), e.kind, ev)
+        if not isinstance(mv, Exchange):  # ``-`` read as a pass
+            return self._keep_rack(ev, rack)
+        if mv.tiles is not None and rack is not None:
+            need = mv.rack_counts(spec)
+            if (need > rack).any():
+                self.fail(f"exchange {ev.move!r}: {format_rack(tile_ids(np.maximum(need - rack, 0)), spec)} "
+                          f"not on the rack {ev.rack}", "tiles-not-in-rack", ev)
+        self.known[ev.player] = (rack - mv.rack_counts(spec) if rack is not None and mv.tiles is not None
+                                 else None)
+        if self.bag < spec.exchange_min_bag or mv.count > self.bag:
+            self.result.warnings.append((ev.line, f"exchange {ev.move} with about {self.bag} tiles in the bag "
+                                                  f"(rule: at least {spec.exchange_min_bag}, never more than the bag)"))
+        self.scoreless += 1
+        return 0, "", []
+
+    def pass_(self, ev: GcgEvent, rack):
+        """A pass: the rack stays. Scores 0."""
+        self.turn(ev)
+        self.recorded(ev, rack)
+        return self._keep_rack(ev, rack)
+
+    def _keep_rack(self, ev: GcgEvent, rack):
+        self.known[ev.player] = rack
+        self.scoreless += 1
+        return 0, "", []
+
+    def withdrawn(self, ev: GcgEvent, rack):
+        """``--``: the previous play (the same player's) comes off the board; the state
+        before it comes back and its score is taken off."""
+        last, prev = self.last, self.prev_event
+        if last is None or prev is None or prev.kind not in ("play",):
+            self.fail("'--' (phony withdrawn) must follow a play", "withdrawn-without-play", ev)
+        if last[0].player != ev.player:
+            self.fail(f"{ev.nick} withdraws {last[0].nick}'s play {last[0].move!r}", "phony-withdrawn-wrong-player", ev)
+        if ev.rack and last[0].rack and ev.rack != last[0].rack:
+            self.fail(f"withdrawn play's rack {ev.rack!r} differs from the play's rack {last[0].rack!r} "
+                      f"(line {last[0].line})", "phony-tiles-mismatch", ev)
+        self.recorded(ev, rack)
+        wev, snap, weng = last
+        board, pool, sizes, bag, scoreless, over, out_player, pending, known = snap
+        self.board, self.bag, self.scoreless, self.over, self.out_player = board, bag, scoreless, over, out_player
+        self.pool, self.sizes, self.pending, self.known = pool.copy(), list(sizes), set(pending), list(known)
+        self.known[ev.player] = self.counts(wev.rack, wev, "rack") if wev.rack else None  # the tiles come back
+        self.scoreless += 1
+        self.last = None
+        return -weng, "", []
+
+    def challenge(self, ev: GcgEvent, rack):
+        """``(challenge) +N``: a bonus to the player whose play was just challenged."""
+        prev = self.prev_event
+        if prev is None or prev.kind not in ("play",) or prev.player != ev.player:
+            self.fail(f"(challenge) bonus for {ev.nick} must follow {ev.nick}'s play", "challenge-without-play", ev)
+        self.recorded(ev, rack)
+        if ev.score > 0:
+            self.scoreless = 0
+        return ev.score, "", []
+
+    def time(self, ev: GcgEvent, rack):
+        """``(time) -N``: a penalty after the end-of-game lines, once a player; the
+        recorded penalty stands."""
+        if not self.over:
+            self.fail("time penalty before the game ended", "end-event-before-game-end", ev)
+        if self.pending:
+            self.fail("time penalty before the end-of-game rack lines", "premature-time-penalty", ev)
+        if ev.player in self.time_seen:
+            self.fail(f"second time penalty for {ev.nick}", "duplicate-time-penalty", ev)
+        self.time_seen.add(ev.player)
+        self.recorded(ev, rack)
+        return ev.score, "", []
+
+    def _game_ended(self, ev: GcgEvent) -> None:
+        if not self.over:
+            self.fail(f"end-of-game rack line ({ev.move}) before the game ended", "end-event-before-game-end", ev)
+
+    def end_points(self, ev: GcgEvent, rack):
+        """``(RACK) +N``: the player who went out scores the opponents' tiles, twice their
+        value under the ``double`` rule, once under ``transfer``; a score that matches the
+        other rule says so in the mismatch's note."""
+        self._game_ended(ev)
+        self.recorded(ev, rack)
+        tiles = self.counts(ev.move, ev, "end-of-game rack")
+        self.in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
+        v = rack_value(self.spec, tiles)
+        eng = 2 * v if self.rule == "double" else v
+        other = v if self.rule == "double" else 2 * v
+        note = ""
+        if ev.score != eng and ev.score == other:
+            note = f"= --end-rule {'transfer' if self.rule == 'double' else 'double'}"
+        if self.out_player is not None and ev.player != self.out_player:
+            self.fail(f"{ev.nick} scores the opponents' rack but {self.game.players[self.out_player][0]} went out",
+                      "end-points-wrong-player", ev)
+        self.pending.discard(("end_points", ev.player))
+        return eng, note, []
+
+    def end_penalty(self, ev: GcgEvent, rack):
+        """``RACK (RACK) -N``: a player loses the value of the tiles left on the rack."""
+        self._game_ended(ev)
+        self.recorded(ev, rack)
+        tiles = self.counts(ev.move, ev, "end-of-game rack")
+        self.in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
+        if rack is not None and not np.array_equal(rack, tiles):
+            self.result.warnings.append((ev.line, f"end-of-game line: the tiles in parentheses ({ev.move}) "
+                                                  f"differ from the rack {ev.rack}; scored on ({ev.move})"))
+        self.pending.discard(("end_penalty", ev.player))
+        return -rack_value(self.spec, tiles), "", []
+
+
 def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, words=None) -> Replay:
-    """Replay a parsed GCG on ``spec``'s board and check it (see the module doc).
+    """Replay a parsed GCG on ``spec``'s board and check it (see the module doc and
+    :class:`Replayer`).
 
     ``end_rule``: ``"double"``/``"transfer"`` overrides ``spec.end_rule`` for the
     end-of-game bonus (Woogles doubles it in every language); ``"auto"`` takes it from
@@ -530,221 +858,9 @@ def replay(game: GcgGame, spec: "LanguageSpec", end_rule: str | None = None, wor
     first malformed or impossible event; returns a :class:`Replay` with the score
     mismatches otherwise.
     """
-    path = game.path
-    rule = (detect_end_rule(game) if end_rule == "auto" else end_rule) or spec.end_rule
-    n = len(game.players)
-    res = Replay(game, spec, rule)
-    board = Board.empty(spec)
-    full = spec.distribution()
-    pool = full.copy()                      # tiles not on the board
-    sizes = [spec.rack_size] * n            # tracked rack sizes
-    bag = int(full.sum()) - spec.rack_size * n
-    rec_tot = [0] * n
-    eng_tot = [0] * n
-    scoreless = 0
-    over = False
-    out_player = None
-    pending: set = set()
-    time_seen: set = set()
-    last = None            # (event, snapshot, engine score) of the last play
-    prev_event = None
-    next_player = None
-    last_diff = [0] * n
-
-    def fail(msg, kind, ev):
-        raise GcgError(msg, kind, ev.line, path)
-
-    def counts(text, ev, what):
-        try:
-            ids = parse_rack(text, spec, what=what)
-        except MoveError as e:
-            fail(str(e), "malformed-rack", ev)
-        return np.bincount(np.asarray(ids, dtype=np.int64), minlength=spec.n_kinds).astype(np.int64)
-
-    def in_pool(v, ev, what):
-        over_ = v - pool
-        if (over_ > 0).any():
-            extra = format_rack(tile_ids(np.maximum(over_, 0)), spec)
-            fail(f"{what} needs {extra}, more than the tile set has left off the board", "rack-not-in-bag", ev)
-
-    known: list = [None] * n  # per player, the tiles known to be on the rack now (a leave), or None
-    res.warnings.extend(game.warnings)
-
-    def with_others(v, who, line, what):
-        """Warn when ``v`` (player ``who``'s known tiles) and the tiles known to be on the
-        other racks need more of a tile than the set has left off the board."""
-        total = v.copy()
-        for q in range(n):
-            if q != who and known[q] is not None:
-                total += known[q]
-        over_ = total - pool
-        if (over_ > 0).any():
-            extra = format_rack(tile_ids(np.maximum(over_, 0)), spec)
-            res.warnings.append((line, f"{what} and the tiles known on the other rack need {extra} more "
-                                       f"than the tile set has left off the board"))
-
-    for item in game.items:
-        if isinstance(item, GcgPragma):
-            if _is_rack_pragma(item.name) and item.value:
-                v = counts(item.value, item, f"#{item.name}")
-                in_pool(v, item, f"#{item.name} {item.value}")
-                who = int(item.name[4:]) - 1
-                with_others(v, who, item.line, f"#{item.name} {item.value}")
-                if 0 <= who < n:
-                    known[who] = v
-            continue
-        ev = item
-        p = ev.player
-        rack = counts(ev.rack, ev, "rack") if ev.rack else None
-        if ev.kind in ("challenge", "time") and rack is not None:
-            # The rack field of a challenge-bonus or time-penalty line is informational (no
-            # tiles move); writers put a placeholder there (Macondo: UNKNOWN). Never stop on it.
-            if ev.rack.upper() != "UNKNOWN" and ((rack - pool) > 0).any():
-                res.warnings.append((ev.line, f"rack field {ev.rack!r} of the {ev.body()} line is not a rack "
-                                              f"the tile set allows here; ignored"))
-            rack = None
-        # 1. order of events
-        if ev.kind in ("play", "exchange", "pass"):
-            if over and not (ev.kind == "pass" and ev.score == 0 and out_player is not None):
-                # Macondo/Woogles record the opponent's acceptance of a play-out as a pass.
-                fail(f"{ev.nick} moves after the game ended", "move-after-game-end", ev)
-            if next_player is not None and p != next_player:
-                fail(f"{ev.nick} moves out of turn; expected {game.players[next_player][0]}", "out-of-turn", ev)
-        elif ev.kind == "withdrawn":
-            if last is None or prev_event is None or prev_event.kind not in ("play",):
-                fail("'--' (phony withdrawn) must follow a play", "withdrawn-without-play", ev)
-            if last[0].player != p:
-                fail(f"{ev.nick} withdraws {last[0].nick}'s play {last[0].move!r}", "phony-withdrawn-wrong-player", ev)
-            if ev.rack and last[0].rack and ev.rack != last[0].rack:
-                fail(f"withdrawn play's rack {ev.rack!r} differs from the play's rack {last[0].rack!r} "
-                     f"(line {last[0].line})", "phony-tiles-mismatch", ev)
-        elif ev.kind == "challenge":
-            if prev_event is None or prev_event.kind not in ("play",) or prev_event.player != p:
-                fail(f"(challenge) bonus for {ev.nick} must follow {ev.nick}'s play", "challenge-without-play", ev)
-        elif ev.kind == "time":
-            if not over:
-                fail("time penalty before the game ended", "end-event-before-game-end", ev)
-            if pending:
-                fail("time penalty before the end-of-game rack lines", "premature-time-penalty", ev)
-            if p in time_seen:
-                fail(f"second time penalty for {ev.nick}", "duplicate-time-penalty", ev)
-            time_seen.add(p)
-        else:  # end_points / end_penalty
-            if not over:
-                fail(f"end-of-game rack line ({ev.move}) before the game ended", "end-event-before-game-end", ev)
-        # 2. running totals as recorded
-        if rec_tot[p] + ev.score != ev.total:
-            fail(f"{ev.nick}'s total {ev.total} is not the previous total {rec_tot[p]} "
-                 f"{ev.score:+d}", "inconsistent-total", ev)
-        rec_tot[p] = ev.total
-        if rack is not None and ev.kind != "withdrawn":  # a withdrawn play's tiles are on the board
-            in_pool(rack, ev, f"rack {ev.rack}")
-            if ev.kind in ("play", "exchange", "pass"):
-                with_others(rack, p, ev.line, f"rack {ev.rack}")
-        # 3. apply, with the engine's own scoring
-        eng = ev.score
-        note = ""
-        formed: list = []
-        if ev.kind == "play":
-            try:
-                mv = Move.from_gcg(ev.move, board, spec)
-                formed = board.check(mv)
-            except MoveError as e:
-                fail(str(e), e.kind, ev)
-            used = mv.rack_counts(spec)
-            if rack is not None and (used > rack).any():
-                fail(f"play {ev.move!r} uses {format_rack(tile_ids(np.maximum(used - rack, 0)), spec)}, not on "
-                     f"the rack {ev.rack}", "tiles-not-in-rack", ev)
-            eng = board.score(mv)
-            if words is not None:
-                unknown = [w for w in formed if w not in words]
-                if unknown:
-                    res.off_list.append((ev.line, ev.move, unknown))
-                    res.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in {spec.lexicon}"))
-            snap = (board, pool.copy(), list(sizes), bag, scoreless, over, out_player, set(pending), list(known))
-            last = (ev, snap, eng)
-            known[p] = rack - used if rack is not None else None
-            board = board.play(mv)
-            pool = pool - used
-            k = mv.n_tiles
-            draw = min(k, bag)
-            bag_before = bag
-            sizes[p] = sizes[p] - k + draw
-            bag -= draw
-            scoreless = 0 if ev.score != 0 else scoreless + 1
-            if sizes[p] == 0 and bag_before == 0:
-                over, out_player = True, p
-                pending = {("end_points", p)}
-        elif ev.kind in ("exchange", "pass"):
-            try:
-                mv = Move.from_gcg(ev.move, board, spec) if ev.kind == "exchange" else Pass()
-            except MoveError as e:
-                fail(str(e), e.kind, ev)
-            if isinstance(mv, Exchange):
-                if mv.tiles is not None and rack is not None:
-                    need = mv.rack_counts(spec)
-                    if (need > rack).any():
-                        fail(f"exchange {ev.move!r}: {format_rack(tile_ids(np.maximum(need - rack, 0)), spec)} "
-                             f"not on the rack {ev.rack}", "tiles-not-in-rack", ev)
-                known[p] = (rack - mv.rack_counts(spec) if rack is not None and mv.tiles is not None
-                            else None)
-                if bag < spec.exchange_min_bag or mv.count > bag:
-                    res.warnings.append((ev.line, f"exchange {ev.move} with about {bag} tiles in the bag "
-                                                  f"(rule: at least {spec.exchange_min_bag}, never more than the bag)"))
-            else:  # a pass keeps the rack
-                known[p] = rack
-            eng = 0
-            scoreless += 1
-        elif ev.kind == "withdrawn":
-            wev, snap, weng = last
-            board, pool, sizes, bag, scoreless, over, out_player, pending, known = snap
-            pool = pool.copy(); sizes = list(sizes); pending = set(pending); known = list(known)
-            known[p] = counts(wev.rack, wev, "rack") if wev.rack else None  # the tiles come back
-            eng = -weng
-            scoreless += 1
-            last = None
-        elif ev.kind == "challenge":
-            if ev.score > 0:
-                scoreless = 0
-        elif ev.kind == "end_points":
-            tiles = counts(ev.move, ev, "end-of-game rack")
-            in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
-            v = rack_value(spec, tiles)
-            eng = 2 * v if rule == "double" else v
-            other = v if rule == "double" else 2 * v
-            if ev.score != eng and ev.score == other:
-                note = f"= --end-rule {'transfer' if rule == 'double' else 'double'}"
-            if out_player is not None and p != out_player:
-                fail(f"{ev.nick} scores the opponents' rack but {game.players[out_player][0]} went out",
-                     "end-points-wrong-player", ev)
-            pending.discard(("end_points", p))
-        elif ev.kind == "end_penalty":
-            tiles = counts(ev.move, ev, "end-of-game rack")
-            in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
-            if rack is not None and not np.array_equal(rack, tiles):
-                res.warnings.append((ev.line, f"end-of-game line: the tiles in parentheses ({ev.move}) "
-                                              f"differ from the rack {ev.rack}; scored on ({ev.move})"))
-            eng = -rack_value(spec, tiles)
-            pending.discard(("end_penalty", p))
-        # time: the recorded penalty stands
-        if ev.kind in ("play", "exchange", "pass", "withdrawn"):
-            next_player = (p + 1) % n
-            if not over and scoreless >= spec.max_scoreless_turns:
-                over = True
-                pending = {("end_penalty", q) for q in range(n)}
-        eng_tot[p] += eng
-        diff = eng_tot[p] - rec_tot[p]
-        if eng != ev.score or diff != last_diff[p]:
-            res.mismatches.append(Mismatch(ev.line, ev.nick, ev.body(), ev.score, eng,
-                                           ev.total, eng_tot[p], note))
-        last_diff[p] = diff
-        res.steps.append(ReplayStep(ev, board, eng, list(eng_tot), list(rec_tot), formed))
-        prev_event = ev
-    res.over = over
-    res.complete = over and not pending
-    return res
+    return Replayer(game, spec, end_rule, words).run()
 
 
 def replay_file(path, spec: "LanguageSpec", end_rule: str | None = None, words=None) -> Replay:
-    """:func:`read_gcg` then :func:`replay`."""
-    return replay(read_gcg(Path(path)), spec, end_rule, words)
+    """:func:`read_gcg_file` then :func:`replay`."""
+    return replay(read_gcg_file(path), spec, end_rule, words)

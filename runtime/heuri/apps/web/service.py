@@ -523,7 +523,7 @@ class Service:
 
     def best(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{lang, engine, count, rows: [{move,
-        j, e, p, v, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
+        score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
         same evaluator, options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`,
         top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
         from ...eval.evaluate import engine_options

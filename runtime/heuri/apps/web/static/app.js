@@ -178,8 +178,9 @@ async function rank() {
     const tb = $("#moves tbody");
     d.rows.forEach((m, i) => {
       const tr = el("tr", { class: "moverow", "data-i": String(i) });
-      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.move), el("td", {}, String(m.j)),
-                el("td", {}, m.e.toFixed(2)), el("td", {}, m.p.toFixed(3)), el("td", { class: "v" }, m.v.toFixed(2)),
+      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.move), el("td", {}, String(m.score)),
+                el("td", {}, m.bingo_expectation.toFixed(2)), el("td", {}, m.bingo_probability.toFixed(3)),
+                el("td", { class: "v" }, m.equity.toFixed(2)),
                 el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? "fish" : ""));
       tr.addEventListener("click", () => preview(i));
       tb.append(tr);
