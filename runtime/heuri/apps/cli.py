@@ -631,13 +631,14 @@ def _master_from(args, pack=None):
         from ..formats.gcg import read_gcg_file
 
         try:
-            lang = args.lang or read_gcg_file(path).guess_language()
+            record = read_gcg_file(path)
         except GcgError as e:
             raise HeuriError(str(e)) from None
+        lang = args.lang or record.guess_language()
         from ..core.pack import pack_for_record
 
         # the lexicon its tops were found in (#lexicon), when its pack is built
-        pack = pack or pack_for_record(_lang_or_guess(lang, None, path), read_gcg(Path(path)).lexicon)
+        pack = pack or pack_for_record(_lang_or_guess(lang, None, path), record.lexicon)
         return pack, load_master(path, pack)
     pack = pack or load_pack(args.lang or "fr")
     return pack, master_game(pack, seed=args.seed)
