@@ -9,7 +9,7 @@ Polars table written as Parquet), a summary, and what a front end needs to draw 
 (:class:`TurnView`). Nothing here prints or writes files: :mod:`heuri.report` renders and
 ``heuri analyze`` (:mod:`heuri.cli`) writes.
 
-What a turn is valued by (HEURI.md): ``v = j + e``, with ``j`` the move's score (points)
+What a turn is valued by (docs/method.md): ``v = j + e``, with ``j`` the move's score (points)
 and ``e`` the expected value of a bingo next turn from the leave (points; ``p`` its
 probability); heuri4 and heuri5 (the default) also subtract their leave and opponent
 terms, heuri5 adds the tiles' scoring power (:class:`heuri.evaluate.Heuri4`,

@@ -597,8 +597,7 @@ class Service:
         if text.count("\n>") + text.startswith(">") > MAX_GCG_EVENTS:
             raise ApiError(f"{name}: more than {MAX_GCG_EVENTS} moves; a game record this long is refused "
                            f"(a real game has 20 to 60)", 422, "too-many-moves")
-        # the text itself, never a path: read_gcg takes a one-line str naming a file as that file
-        game = read_gcg(text if "\n" in text else text + "\n", path=name)
+        game = read_gcg(text, path=name)  # the uploaded text: read_gcg never opens a str as a path
         if len(game.events) > MAX_GCG_EVENTS:
             raise ApiError(f"{name}: {len(game.events)} moves; at most {MAX_GCG_EVENTS} are read", 422,
                            "too-many-moves")
