@@ -664,7 +664,7 @@ class Replayer:
         p = ev.player
         if self.recorded_totals[p] + ev.score != ev.total:
             self.fail(f"{ev.nick}'s total {ev.total} is not the previous total {self.recorded_totals[p]} "
-                      f"{ev.score:+d}", "inconsistent-total", ev)
+                      f"{ev.score:+d} = {self.recorded_totals[p] + ev.score}", "inconsistent-total", ev)
         self.recorded_totals[p] = ev.total
         if rack is not None and ev.kind != "withdrawn":  # a withdrawn play's tiles are on the board
             self.in_pool(rack, ev, f"rack {ev.rack}")
