@@ -99,6 +99,27 @@ def _few(names: list[str], n: int = 3) -> str:
     return s + (f" and {len(names) - n} more" if len(names) > n else "")
 
 
+
+def _writable_folder(path, what: str, option: str, choose: str, file_hint: bool = True) -> tuple[Path, str]:
+    """Create ``path`` if needed and check that a file can be written in it (a probe file,
+    removed); returns ``(folder, how messages name it)``. OutputError, one line naming
+    ``option`` and the folder, for a path that is a file, lies under one, or cannot be
+    created or written; ``choose`` is what the message tells the user to give instead."""
+    root = Path(path)
+    where = f"{option} {str(root)!r}"
+    try:
+        if root.exists() and not root.is_dir():
+            hint = f"; choose a writable folder with {choose}" if file_hint else ""
+            raise OutputError(f"cannot write {what} to {where}: it is a file, not a folder{hint}")
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".probe.{os.getpid()}.{next(_counter)}{TMP_SUFFIX}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise OutputError(f"cannot write {what} to {where} ({e.strerror or e}); "
+                          f"choose a writable folder with {choose}") from None
+    return root, where
+
 class OutputFolder:
     """A folder a command writes into (see the module docstring). Build it with
     :meth:`open`; ``root`` (Path), ``command`` (str), ``params`` (the marker header's
@@ -125,19 +146,7 @@ class OutputFolder:
         a folder of another run (not called with ``force``). ``force``: delete every file
         the marker lists first (links unlinked, never followed). ``what``/``option``: how
         messages name the folder."""
-        root = Path(path)
-        where = f"{option} {str(root)!r}"
-        try:
-            if root.exists() and not root.is_dir():
-                raise OutputError(f"cannot write {what} to {where}: it is a file, not a folder; "
-                                  f"choose a writable folder with {option} DIR")
-            root.mkdir(parents=True, exist_ok=True)
-            probe = root / f".probe.{os.getpid()}.{next(_counter)}{TMP_SUFFIX}"
-            probe.write_bytes(b"")
-            probe.unlink()
-        except OSError as e:
-            raise OutputError(f"cannot write {what} to {where} ({e.strerror or e}); "
-                              f"choose a writable folder with {option} DIR") from None
+        root, where = _writable_folder(path, what, option, f"{option} DIR")
         marker = root / MARKER
         # the files first, the marker after: a file another process writes meanwhile was listed
         # in the marker before it was written, so the marker read below names it
@@ -183,18 +192,7 @@ class OutputFolder:
         missing, but other files are allowed; :meth:`check_targets` then says which of the
         command's files may be replaced. OutputError for a folder that cannot be used or holds
         the marker of another command."""
-        root = Path(path)
-        where = f"{option} {str(root)!r}"
-        try:
-            if root.exists() and not root.is_dir():
-                raise OutputError(f"cannot write {what} to {where}: it is a file, not a folder")
-            root.mkdir(parents=True, exist_ok=True)
-            probe = root / f".probe.{os.getpid()}.{next(_counter)}{TMP_SUFFIX}"
-            probe.write_bytes(b"")
-            probe.unlink()
-        except OSError as e:
-            raise OutputError(f"cannot write {what} to {where} ({e.strerror or e}); "
-                              f"choose a writable folder with {option}") from None
+        root, where = _writable_folder(path, what, option, option, file_hint=False)
         marker = root / MARKER
         if marker.is_symlink() or (marker.exists() and not marker.is_file()):
             raise OutputError(f"{where}: {MARKER} is a link or not a file; choose another {option}")
