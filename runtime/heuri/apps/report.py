@@ -35,6 +35,8 @@ def _env():
     env = Environment(loader=PackageLoader("heuri.apps", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
+    from .i18n import install
+    install(env, None)
     return env
 
 
