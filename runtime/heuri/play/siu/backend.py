@@ -40,6 +40,8 @@ class SiuPosition:
     position: object
     rack_known: bool = True
     notes: tuple = ()  # ``info string`` texts every search of this position starts with
+    before: object = None  # the Position before the last of ``moves`` (go infer), or None
+    last_move: object = None  # that move (a heuri.core.move.Move), or None
 
 
 def leave_text(counts, spec) -> str:
@@ -85,6 +87,8 @@ class HeuriBackend(Backend):
 
     ``lang``: the initial ``Lexicon`` (a language code of a built pack, or a pack folder);
     nothing is loaded until ``isready``, a ``position`` or a ``go`` needs it."""
+
+    capabilities = ("gen", "infer", "endgame", "peg", "auto", "stream", "stop")
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
@@ -212,15 +216,23 @@ class HeuriBackend(Backend):
             hidden = (min(spec.rack_size, left),) + tuple(pos.hidden[1:])
             pos = dataclasses.replace(pos, hidden=hidden)
         pos = resolve_hidden(pos)
+        before = last_move = None
         for i, text in enumerate(moves):
+            before = pos
             pos, rack_known = self._apply(pack, pos, text, i, rack_known)
+        if before is not None and not moves[-1].lower().startswith("phony."):
+            from ...core.move import Move
+
+            last_move = Move.from_siu(moves[-1], before.board, spec)
+        else:
+            before = None
         if rack is not None:
             pos = self._set_rack(pos, rack)
             rack_known = True
         from ...core.cgp import lexicon_warning
 
         note = lexicon_warning(cgp, spec)
-        return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else ())
+        return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else (), before, last_move)
 
     def _apply(self, pack, pos, text: str, i: int, rack_known: bool):
         """Position after the player to move plays ``text`` (the ``i``-th of ``moves``);
@@ -322,6 +334,11 @@ class HeuriBackend(Backend):
         pos = sp.position
         if pos.over:
             raise SiuError("bad-position", "the game is over in this position; nothing to search")
+        if params.mode == "infer":
+            if sp.last_move is None:
+                raise SiuError("bad-position", "go infer needs the opponent's move: 'position cgp <the position "
+                                               "before it> moves <their move>'")
+            return
         if not sp.rack_known or pos.hidden[pos.to_move]:
             raise SiuError("bad-position", "the rack of the player to move is unknown; give it in the CGP "
                                            "or as rack.<tiles> after the moves")
@@ -396,7 +413,49 @@ class HeuriBackend(Backend):
             return self._endgame(sp, params, stop, emit)
         if params.mode == "peg":
             return self._peg(sp, params, stop, emit)
+        if params.mode == "infer":
+            return self._infer(sp, params, stop, emit)
         return self._auto(sp, params, stop, emit)
+
+    def _infer(self, sp, params, stop, emit) -> str:
+        """``go infer``: what the opponent kept with the last of ``moves``
+        (heuri.search.inference, heuri2 as the model of the player, τ = 6 points): one
+        ``info infer leave <tiles> prob <p> prior <q>`` line per leave, most probable first
+        (``Candidates`` lines), then ``info infer tile <tile> expected <x> prior <y>`` for the
+        tiles whose expected count moved most. ``movetime`` bounds the rack sampling. The
+        bestmove is heuri's move in the position after theirs when our rack is known, else
+        ``pass``."""
+        import numpy as np
+
+        from ...eval.evaluate import make_evaluator
+        from ...search.inference import infer_from_position
+
+        pack = sp.pack
+        spec = pack.spec
+        key = ("infer", id(pack))
+        ev = self._players.get(key)
+        if ev is None:
+            ev = self._players[key] = make_evaluator(pack, "heuri2")
+        limit = None
+        if stop.deadline is not None:
+            import time
+
+            limit = max(0.05, (stop.deadline - time.monotonic()) * 0.8)
+        inf = infer_from_position(ev, sp.before, sp.last_move, time_limit=limit, should_stop=stop.is_set)
+        for i in range(min(self.candidates, len(inf.leaves))):
+            emit(f"info infer leave {leave_text(inf.leaves[i], spec) or '-'} prob {inf.posterior[i]:.4f} "
+                 f"prior {inf.prior[i]:.4f}")
+        post_x, prior_x = inf.tile_expectation()
+        for t in np.argsort(-np.abs(post_x - prior_x), kind="stable")[:5]:
+            if post_x[t] > 0 or prior_x[t] > 0:
+                emit(f"info infer tile {leave_text(np.eye(spec.n_kinds, dtype=np.int64)[t], spec)} "
+                     f"expected {post_x[t]:.3f} prior {prior_x[t]:.3f}")
+        how = "exact" if inf.exact else f"sampled {inf.samples} racks"
+        emit(f"info string infer {how}, {inf.evaluated} racks valued, leave of {inf.leave_size} tiles")
+        pos = sp.position
+        if sp.rack_known and not pos.hidden[pos.to_move] and not pos.over:
+            return self._gen(sp, GoParams(mode="gen"), stop, lambda line: None)
+        return "pass"
 
     def _peg(self, sp, params, stop, emit) -> str:
         """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``
