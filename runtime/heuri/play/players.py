@@ -79,11 +79,14 @@ MATCH_WIDE_LIMITS: dict = {"width": 12, "max_generations": 1500, "max_nodes": 20
 #: move-list budget becomes the same number, so the nodes bind); ``wide=0``, no width-limited
 #: second step (the exact step's move of its last completed depth is played)
 ENDGAME_OPTIONS = ("exact_nodes", "wide")
+#: the pre-endgame engines' own option: the largest bag the pre-endgame search plays
+#: (``heuri5-peg@peg_bag=2``: with 1 or 2 tiles in the bag; default :data:`PEG_MAX_BAG`)
+PEG_OPTIONS = ("peg_bag",)
 #: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
 #: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
 #: any useful weight; the evaluators check their own signs)
 OPTION_MAX = 1e6
-OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "k": (0, 1000), "top": (0, 100_000),
+OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "peg_bag": (1, 7), "k": (0, 1000), "top": (0, 100_000),
                  "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
 
 
@@ -132,7 +135,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
     allowed = sorted({k for cls in evaluator_class(evaluator).__mro__ if "__init__" in vars(cls)
                       for k, v in inspect.signature(cls.__init__).parameters.items()
                       if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
-                     | (set(ENDGAME_OPTIONS) if endgame else set()))
+                     | (set(ENDGAME_OPTIONS) if endgame else set())
+                     | (set(PEG_OPTIONS) if base in PEG_ENGINES else set()))
     opts: dict = {}
     for item in rest.split(","):
         key, eq, value = item.partition("=")
@@ -153,6 +157,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
                 check_float(value, f"option {key}", lo, hi)
             except BoundsError as e:
                 raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    if opts.get("peg_bag", 1) != int(opts.get("peg_bag", 1)):
+        raise EngineError(f"engine {excerpt(name)!r}: peg_bag must be a whole number of tiles, 1 to 7")
     if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
         raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
     for key, x in opts.items():
@@ -249,6 +255,7 @@ class EvaluatorPlayer:
         self.evaluator = evaluator
         options = dict(options or {})
         search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
+        self.peg_bag = int(options.pop("peg_bag", PEG_MAX_BAG))
         check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
         self._greedy = GreedyPlayer(pack)
@@ -262,7 +269,7 @@ class EvaluatorPlayer:
         if peg:
             from ..search.peg import PegSearch
 
-            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG, evaluator_options=options)
+            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=self.peg_bag, evaluator_options=options)
         self.info: dict = {}
 
     def choose(self, position):
@@ -275,7 +282,7 @@ class EvaluatorPlayer:
             move = self._greedy.choose(position)
             self.info = {"endgame": False, "fallback": True}
             return move
-        if self.peg is not None and 1 <= position.bag_size <= PEG_MAX_BAG:
+        if self.peg is not None and 1 <= position.bag_size <= self.peg_bag:
             res = self.peg.search(position)
             self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
             return res.move
