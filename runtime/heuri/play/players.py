@@ -204,8 +204,28 @@ def check_engine(name: str) -> str:
     :func:`parse_engine`), else raise EngineError naming the known ones."""
     if name.startswith("siu:") and name[4:].strip():  # SIU hook: an external engine
         return name
+    if name == "heuri-sim" or name.startswith("heuri-sim@"):
+        _sim_options(name)
+        return name
     parse_engine(name)
     return name
+
+
+def _sim_options(name: str) -> dict:
+    """``heuri-sim@seconds=1,candidates=8`` → ``{"seconds": 1.0, "candidates": 8.0}`` (the
+    defaults for a name without options). Raises EngineError."""
+    opts = {"seconds": 1.0, "candidates": 8.0}
+    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100)}
+    _, sep, rest = name.partition("@")
+    for item in rest.split(",") if sep else ():
+        key, eq, value = item.partition("=")
+        if key not in opts or not eq:
+            raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER and candidates=NUMBER")
+        try:
+            opts[key] = check_float(value, f"option {key}", *bounds[key])
+        except BoundsError as e:
+            raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    return opts
 
 
 def greedy_index(recs: np.ndarray) -> int:
@@ -345,6 +365,8 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
         return make_siu_player(check_engine(name), **kw)
+    if name == "heuri-sim" or name.startswith("heuri-sim@"):
+        return SimPlayer(pack, name, endgame_options)
     base, options = parse_engine(name)
     if base in PEG_ENGINES:
         return EvaluatorPlayer(pack, name, PEG_ENGINES[base], True, endgame_options, peg=True, options=options)
@@ -352,3 +374,30 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
     return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
+
+
+class SimPlayer:
+    """``heuri-sim``: heuri.search.simulation's race over heuri5's best candidates while the
+    bag holds tiles, heuri5's player (its endgame search) once it is empty. Options in the
+    name: ``heuri-sim@seconds=1,candidates=8`` (defaults 1 s a move, 8 candidates)."""
+
+    def __init__(self, pack, name: str = "heuri-sim", endgame_options: dict | None = None):
+        from ..search.simulation import Simulator
+
+        opts = _sim_options(name)
+        self.name = name
+        self.seconds = float(opts["seconds"])
+        self.sim = Simulator(pack, candidates=int(opts["candidates"]))
+        self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)
+        self.info: dict = {}
+
+    def choose(self, position):
+        from ..core.move import Move
+
+        if position.bag_size == 0:
+            move = self.static.choose(position)
+            self.info = dict(self.static.info)
+            return move
+        res = self.sim.simulate(position, seconds=self.seconds)
+        self.info = {"endgame": False, "sim": True, "rollouts": res.rollouts}
+        return Move.from_record(res.best, position.spec)

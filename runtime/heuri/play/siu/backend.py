@@ -88,7 +88,7 @@ class HeuriBackend(Backend):
     ``lang``: the initial ``Lexicon`` (a language code of a built pack, or a pack folder);
     nothing is loaded until ``isready``, a ``position`` or a ``go`` needs it."""
 
-    capabilities = ("gen", "infer", "endgame", "peg", "auto", "stream", "stop")
+    capabilities = ("gen", "sim", "infer", "endgame", "peg", "auto", "stream", "stop")
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
@@ -356,6 +356,8 @@ class HeuriBackend(Backend):
                 raise err
 
     def honoured(self, mode: str) -> set[str]:
+        if mode == "sim":
+            return {"iterations"}
         if mode == "gen":
             return {"searchmoves", "alsosearchmoves"}
         if mode == "endgame":
@@ -415,7 +417,53 @@ class HeuriBackend(Backend):
             return self._peg(sp, params, stop, emit)
         if params.mode == "infer":
             return self._infer(sp, params, stop, emit)
+        if params.mode == "sim":
+            return self._sim(sp, params, stop, emit)
         return self._auto(sp, params, stop, emit)
+
+    def _sim(self, sp, params, stop, emit) -> str:
+        """``go sim``: heuri.search.simulation over the ``Engine``'s best ``Candidates`` moves,
+        until ``movetime`` (default 1 s when neither it nor ``iterations`` nor ``infinite``
+        is given), ``iterations`` rollouts a candidate, or ``stop``. After each round of the
+        race, one ``info sim move M eq E se S iterations N static V`` line per candidate
+        still in it (``eq``: the mean rollout value, points; ``se``: its standard error);
+        at the end every candidate, then ``info string sim ...`` with the rollouts, rounds
+        and what stopped it. With the bag empty the race is the endgame's (``go auto``)."""
+        import time
+
+        from ...core.move import Move
+        from ...search.simulation import Simulator
+
+        pos = sp.position
+        if pos.bag_size == 0:
+            emit("info string sim the bag is empty: the endgame search answers")
+            return self._auto(sp, params, stop, emit)
+        pack = sp.pack
+        spec = pack.spec
+        key = ("sim", id(pack), self.engine, self.candidates)
+        sim = self._players.get(key)
+        if sim is None:
+            sim = self._players[key] = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates))
+        seconds = None
+        if stop.deadline is not None:
+            seconds = max(0.01, stop.deadline - time.monotonic())
+        elif params.iterations is None and not params.infinite:
+            seconds = 1.0
+
+        def lines(res, alive_only: bool) -> None:
+            for c in res.candidates:
+                if alive_only and not c.alive:
+                    continue
+                se = f"{c.stderr:.2f}" if c.n > 1 else "-"
+                emit(f"info sim move {Move.from_record(c.record, spec).siu(spec, pos.board)} eq {c.mean:.2f} "
+                     f"se {se} iterations {c.n} static {c.static:.2f}")
+
+        res = sim.simulate(pos, seconds=seconds, iterations=params.iterations, should_stop=stop.stopped,
+                           on_round=lambda r: lines(r, True))
+        lines(res, False)
+        emit(f"info string sim {res.rollouts} rollouts, {res.rounds} rounds, {res.seconds:.2f} s, "
+             f"stopped by {res.stopped_by}")
+        return Move.from_record(res.best, spec).siu(spec, pos.board)
 
     def _infer(self, sp, params, stop, emit) -> str:
         """``go infer``: what the opponent kept with the last of ``moves``
