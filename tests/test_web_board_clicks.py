@@ -42,9 +42,14 @@ def page(server, browser):  # noqa: F811
 
 
 def _centre(page, selector):
-    """The page coordinates of the middle of the element (where a person clicks)."""
-    b = page.locator(selector).bounding_box()
-    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    """The page coordinates of the middle of the element (where a person clicks); a board
+    redrawn meanwhile (its SVG replaced) is looked up again."""
+    for _ in range(50):
+        b = page.locator(selector).bounding_box()
+        if b is not None:
+            return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector}: not on the page")
 
 
 def _shoot(page, shots, name):  # noqa: F811
@@ -143,6 +148,32 @@ def _click_rack_tile(page, letter):
                         letter)
     assert idx, f"no {letter} left on the rack"
     page.mouse.click(*_centre(page, f'#play-rack g.tile[data-sq="{idx}"]'))
+
+
+def test_play_view_places_a_two_letter_tile_and_a_blank_by_clicks(page):
+    """Seed 23 deals AC[CH]EHU?: the CH tile clicked then 8H writes [CH]; the blank asks its
+    letter (LL: [ll], lower case), a letter the game lacks is refused next to the move and the
+    blank stays on the rack."""
+    page.click('#tabs button[data-view="play"]')
+    page.fill("#play-seed", "23")
+    page.click("#play-new")
+    page.wait_for_function("() => document.querySelector('#play-status').textContent === 'your turn'"
+                           " && S.play.rack.includes('[CH]')")
+    _click_rack_tile(page, "CH")
+    page.mouse.click(*_centre(page, '#play-board rect.sq[data-sq="8H"]'))
+    assert page.input_value("#play-move") == "8H [CH]"
+    page.once("dialog", lambda d: d.accept("w"))
+    _click_rack_tile(page, "?")
+    page.mouse.click(*_centre(page, '#play-board rect.sq[data-sq="8I"]'))
+    assert page.inner_text("#play-move-error") == "w is not a letter of this game; the blank stays on the rack."
+    assert page.input_value("#play-move") == "8H [CH]" and page.locator("#play-rack g.tile.used").count() == 1
+    page.once("dialog", lambda d: d.accept("ll"))
+    _click_rack_tile(page, "?")
+    page.mouse.click(*_centre(page, '#play-board rect.sq[data-sq="8I"]'))
+    assert page.input_value("#play-move") == "8H [CH][ll]" and page.inner_text("#play-move-error") == ""
+    page.click("#play-clear")
+    assert page.input_value("#play-move") == "" and page.locator("#play-rack g.tile.used").count() == 0
+    assert page.errors == []
 
 
 def test_play_view_by_clicks_to_the_end(page, shots, server):  # noqa: F811

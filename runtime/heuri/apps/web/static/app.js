@@ -560,9 +560,9 @@ function playBoardClick(r, c) {
     if (tok !== null) {
       S.place.tiles.push({ r, c, tok, idx: S.place.picked });
       if (S.place.tiles.length === 1) S.playCoord = [r, c, S.place.across];
+      placedToInput();
     }
     S.place.picked = null;
-    placedToInput();
     drawPlay(S.play);
     return;
   }
