@@ -122,6 +122,10 @@ def test_bad_input_is_answered_next_to_its_field(page, shots):  # noqa: F811
     page.wait_for_function("() => document.querySelector('#rack-error').textContent.includes('is not a tile')")
     assert page.input_value("#rack") == "AEIW" and page.inner_text("#pos-error") == ""
     _shoot(page, shots, "position-rack-error")
+    page.fill("#rack", "ÑÑ")  # Spanish has one Ñ
+    page.click("#rank")
+    page.wait_for_function("() => document.querySelector('#rack-error').textContent.includes('more Ñ')")
+    assert page.inner_text("#pos-error") == ""
     page.fill("#rack", "")
     page.click("#rank")
     assert page.inner_text("#rack-error").startswith("Type a rack first")

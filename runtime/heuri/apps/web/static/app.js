@@ -161,7 +161,7 @@ async function refresh() {
 
 // a refused position: next to the rack when the rack is at fault, else above the moves
 function positionError(e) {
-  if (e && e.kind === "bad-rack") fieldError("#rack", e);
+  if (e && (e.kind === "bad-rack" || (e.kind === "rack-not-in-bag" && rackText()))) fieldError("#rack", e);
   else showError("#pos-error", e);
 }
 
