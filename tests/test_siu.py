@@ -357,7 +357,7 @@ def test_child_handshake_exact(pack_es):
     assert lines == [
         f"id name heuri {heuri.__version__}",
         "id author heuri authors (after Gonzalez Romero, Alquezar Mancho, Ramirez Flores et al.)",
-        "capability gen endgame peg auto stream stop",
+        "capability gen sim infer endgame peg auto stream stop",
         "option name Lexicon type string default es",
         "option name Engine type combo default heuri5 var heuri5 var heuri4 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",

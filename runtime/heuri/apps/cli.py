@@ -1059,12 +1059,12 @@ def build_parser() -> argparse.ArgumentParser:
                                  "left empty, ours given")
     p.add_argument("--move", help="their move, GCG notation (8D DJINN, -4 for an exchange of four, - a pass)")
     p.add_argument("--engine", default="heuri2", help="the evaluator that models the player (default heuri2)")
-    p.add_argument("--temperature", type=float, default=6.0,
+    p.add_argument("--temperature", type=float_arg(0, 1000, lo_open=True), default=6.0,
                    help="τ, points: how far from the engine's choice the player strays (default 6)")
     p.add_argument("--samples", type=int_arg(1, 100000), default=200,
                    help="racks drawn when the leaves are too many to enumerate (default 200)")
-    p.add_argument("--time", type=float, default=None, help="seconds: stop drawing racks after this long")
-    p.add_argument("--seed", type=int, default=0, help="seed of the draws")
+    p.add_argument("--time", type=SECONDS, default=None, help="seconds: stop drawing racks after this long")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the draws")
     p.add_argument("--top", type=int_arg(1, 1000), default=10, help="leaves shown (default 10)")
     p.add_argument("--json", action="store_true", help="one JSON document")
     p.set_defaults(func=cmd_infer)
