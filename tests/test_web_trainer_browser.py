@@ -1,0 +1,141 @@
+"""The web board's Duplicate view in a real browser (Debian's chromium, headless, through
+Playwright, as tests/test_web_browser.py; skipped, saying why, without them).
+
+For a French and a Spanish master game of a known seed, two turns are trained: the first
+move typed, the second placed by clicking the tiles of the draw and the squares of the
+board (the middle of premium squares included); after each, the top and the running
+percentage; then the sheet is downloaded and read by ``heuri duplicate score``'s reader
+and arbitrator, which give the page's totals. Screenshots at 1280×900 and 390×844 go to
+``$HEURI_SCREENSHOTS`` (else pytest's temporary folder; the paths are printed).
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+
+import pytest
+
+from test_report_browser import browser, shots  # noqa: F401 (fixtures: headless chromium, the screenshot folder)
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
+
+# seed, the typed move (turn 1) and its points, the squares clicked (turn 2) and the move
+# they make, each turn's top and points (heuri duplicate new --lang L --seed S)
+GAMES = {
+    "fr": dict(seed=1, draw1="EEGJMUV", typed="8H JUGE", typed_pts=24, top1=("8D JUGEE", 42), draw2="MV+AEINQ",
+               clicks=[("V", "3E"), ("A", "4E"), ("I", "5E"), ("N", "6E"), ("Q", "7E"), ("E", "9E")],
+               clicked="E3 VAINQUE", top2=("E3 VAINQUE", 34), percent="76.3"),
+    "es": dict(seed=3, draw1="A[CH]DESST", typed="8D [CH]ESAS", typed_pts=28, top1=("8D [CH]ESAS", 28),
+               draw2="DT+AAEIN",
+               clicks=[("T", "1H"), ("A", "2H"), ("N", "3H"), ("D", "4H"), ("E", "5H"), ("A", "6H"), ("I", "7H")],
+               clicked="H1 TANDEAIS", top2=("H1 TANDEAIS", 83), percent="100.0"),
+}
+
+
+@pytest.fixture(scope="module")
+def server(pack_es, pack_fr):
+    import uvicorn
+
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(Service(packs={"es": pack_es, "fr": pack_fr}))  # the trainer needs no evaluator: no warm-up
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
+def _click_square(page, sq: str) -> None:
+    """A click in the middle of a board square, as a person makes it (a premium square's
+    label included)."""
+    b = page.locator(f'#tr-board rect.sq[data-sq="{sq}"]').bounding_box()
+    page.mouse.click(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tmp_path, request):  # noqa: F811
+    from heuri.arbitration import read_sheets
+    from heuri.duplicate import arbitrate, master_game
+
+    G = GAMES[lang]
+    pack = request.getfixturevalue(f"pack_{lang}")
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("#pos-board svg rect.sq")
+        page.select_option("#lang", lang)
+        page.click('#tabs button[data-view="trainer"]')
+        assert page.is_visible("#view-trainer #tr-start")
+        assert page.input_value("#tr-seconds") == "180"  # 3 minutes a turn, as in clubs
+        page.fill("#tr-seed", str(G["seed"]))
+        page.click("#tr-start")
+        page.wait_for_selector("#tr-draw button.tilebtn")
+        assert page.inner_text("#tr-drawtext").endswith(G["draw1"])
+        assert page.inner_text("#tr-clock") in ("3:00", "2:59", "2:58")
+        assert page.locator("#tr-draw button.tilebtn").count() == 7
+        # turn 1: typed
+        page.fill("#tr-move", G["typed"])
+        page.press("#tr-move", "Enter")
+        page.wait_for_selector("#tr-top")
+        top, pts = G["top1"]
+        assert f"{top}, {pts} points" in page.inner_text("#tr-top")
+        assert f"{G['typed']}: {G['typed_pts']} points" in page.inner_text("#tr-yours")
+        assert page.locator("#tr-history tbody tr").count() == 1
+        # turn 2: the board has the top; the move placed by clicks
+        page.click("#tr-next")
+        page.wait_for_function(f"() => document.querySelector('#tr-drawtext').textContent.endsWith('{G['draw2']}')")
+        assert page.locator("#tr-board g.tile").count() == len(pack.spec.parse_tiles(top.split()[1]))
+        for tile, sq in G["clicks"]:
+            page.locator(f'#tr-draw button[data-tile="{tile}"]:not([disabled])').first.click()
+            _click_square(page, sq)
+        assert page.input_value("#tr-move") == G["clicked"]
+        assert page.locator("#tr-board g.tent").count() == len(G["clicks"])
+        shot = shots / f"serve-trainer-{lang}-turn.png"
+        page.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        page.click("#tr-submit")
+        page.wait_for_function("() => document.querySelector('#tr-head').textContent.includes('· you')"
+                               " && document.querySelector('#tr-history tbody').children.length === 2")
+        top2, pts2 = G["top2"]
+        assert "the top!" in page.inner_text("#tr-yours")
+        you = G["typed_pts"] + pts2
+        total = G["top1"][1] + pts2
+        assert page.inner_text("#tr-total").startswith(f"So far: you {you} of {total} points ({G['percent']} %)")
+        shot = shots / f"serve-trainer-{lang}-result.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
+        # the sheet, as heuri duplicate score reads it: the same totals
+        with page.expect_download() as dl:
+            page.click("#tr-sheet")
+        sheet = tmp_path / "sheet.csv"
+        dl.value.save_as(str(sheet))
+        game = master_game(pack, seed=G["seed"], explain=False)
+        subs = read_sheets([sheet], game)
+        assert subs == {"me": {1: (G["typed"], G["typed_pts"]), 2: (G["clicked"], pts2)}}
+        (res,) = arbitrate(game, subs, pack.words)
+        assert (res.total, res.tops, [v.points for v in res.verdicts[:2]]) == (you, 1 + (G["typed_pts"] == pts), [G["typed_pts"], pts2])
+        # a phone's screen
+        page.set_viewport_size({"width": 390, "height": 844})
+        shot = shots / f"serve-trainer-{lang}-phone.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
+        assert errors == []
+    finally:
+        page.close()
