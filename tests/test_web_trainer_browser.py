@@ -23,14 +23,17 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 
 # seed, the typed move (turn 1) and its points, the squares clicked (turn 2) and the move
 # they make, each turn's top and points (heuri duplicate new --lang L --seed S)
+# (squares named as the board's rect data-sq, GCG: row number, column letter); the Spanish
+# run writes FISF coordinates (row letter first = across), the sheet holds GCG
 GAMES = {
-    "fr": dict(seed=1, draw1="EEGJMUV", typed="8H JUGE", typed_pts=24, top1=("8D JUGEE", 42), draw2="MV+AEINQ",
+    "fr": dict(seed=1, notation="gcg", draw1="EEGJMUV", typed="8H JUGE", typed_gcg="8H JUGE", typed_pts=24,
+               top1=("8D JUGEE", 42), draw2="MV+AEINQ",
                clicks=[("V", "3E"), ("A", "4E"), ("I", "5E"), ("N", "6E"), ("Q", "7E"), ("E", "9E")],
-               clicked="E3 VAINQUE", top2=("E3 VAINQUE", 34), percent="76.3"),
-    "es": dict(seed=3, draw1="A[CH]DESST", typed="8D [CH]ESAS", typed_pts=28, top1=("8D [CH]ESAS", 28),
-               draw2="DT+AAEIN",
+               clicked="E3 VAINQUE", clicked_gcg="E3 VAINQUE", top2=("E3 VAINQUE", 34), percent="76.3"),
+    "es": dict(seed=3, notation="fisf", draw1="A[CH]DESST", typed="H4 [CH]ESAS", typed_gcg="8D [CH]ESAS",
+               typed_pts=28, top1=("H4 [CH]ESAS", 28), draw2="DT+AAEIN",
                clicks=[("T", "1H"), ("A", "2H"), ("N", "3H"), ("D", "4H"), ("E", "5H"), ("A", "6H"), ("I", "7H")],
-               clicked="H1 TANDEAIS", top2=("H1 TANDEAIS", 83), percent="100.0"),
+               clicked="8A TANDEAIS", clicked_gcg="H1 TANDEAIS", top2=("8A TANDEAIS", 83), percent="100.0"),
 }
 
 
@@ -85,11 +88,15 @@ def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tm
         assert page.is_visible("#view-trainer #tr-start")
         assert page.input_value("#tr-seconds") == "180"  # 3 minutes a turn, as in clubs
         page.fill("#tr-seed", str(G["seed"]))
+        page.select_option("#tr-notation", G["notation"])
         page.click("#tr-start")
         page.wait_for_selector("#tr-draw button.tilebtn")
         assert page.inner_text("#tr-drawtext").endswith(G["draw1"])
         assert page.inner_text("#tr-clock") in ("3:00", "2:59", "2:58")
         assert page.locator("#tr-draw button.tilebtn").count() == 7
+        # the board's coordinates as the notation writes them: FISF rows A-O, columns 1-15
+        labels = page.eval_on_selector_all("#tr-board svg > text", "ts => ts.slice(0, 4).map(t => t.textContent)")
+        assert labels == (["1", "A", "2", "B"] if G["notation"] == "fisf" else ["A", "1", "B", "2"])
         # turn 1: typed
         page.fill("#tr-move", G["typed"])
         page.press("#tr-move", "Enter")
@@ -128,7 +135,7 @@ def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tm
         dl.value.save_as(str(sheet))
         game = master_game(pack, seed=G["seed"], explain=False)
         subs = read_sheets([sheet], game)
-        assert subs == {"me": {1: (G["typed"], G["typed_pts"]), 2: (G["clicked"], pts2)}}
+        assert subs == {"me": {1: (G["typed_gcg"], G["typed_pts"]), 2: (G["clicked_gcg"], pts2)}}
         (res,) = arbitrate(game, subs, pack.words)
         assert (res.total, res.tops, [v.points for v in res.verdicts[:2]]) == (you, 1 + (G["typed_pts"] == pts), [G["typed_pts"], pts2])
         # a phone's screen

@@ -58,7 +58,7 @@
     const cols = node("div", { class: "cols" });
     const bcol = node("div", { class: "boardcol" });
     bcol.append(node("div", { id: "tr-board", class: "boardbox", "aria-label": t("board: click a tile of the draw, then a square") }),
-                node("p", { class: "hint" }, t("Click a tile of the draw, then a square of the board (a placed tile clicked again goes back to the draw); or type the move, e.g. 8D WORD across, H4 WORD down, a blank in lower case.")));
+                node("p", { class: "hint", id: "tr-hint" }));
     const side = node("div", { class: "side" });
     const clock = node("div", { id: "tr-clock", class: "trclock", "aria-live": "off" });
     const draw = node("div", { id: "tr-draw", class: "palette trdraw", "aria-label": t("the draw") });
@@ -130,11 +130,15 @@
     const running = d.phase === "turn";
     for (const id of ["#tr-move", "#tr-submit", "#tr-clear"]) q(id).disabled = !running;
     q("#tr-move").placeholder = d.notation === "fisf" ? "H4 MOT" : "8D WORD";
+    say("#tr-hint", d.notation === "fisf"
+      ? t("Click a tile of the draw, then a square of the board (a placed tile clicked again goes back to the draw); or type the move, e.g. H4 WORD across (row H), 4H WORD down, a blank in lower case.")
+      : t("Click a tile of the draw, then a square of the board (a placed tile clicked again goes back to the draw); or type the move, e.g. 8D WORD across, H4 WORD down, a blank in lower case."));
     if (running) {
       q("#tr-move").value = "";
       say("#tr-result"); say("#tr-summary");
       q("#tr-next").hidden = true;
       q("#tr-board").innerHTML = d.board.svg;
+      labels();
       q("#tr-clock").classList.remove("settled");
       T.deadline = performance.now() + 1000 * d.left_s;
       tick();
@@ -147,10 +151,25 @@
       q("#tr-clock").classList.add("settled");
       say("#tr-clock", d.over ? t("Game over") : t("Turn {n} settled", { n: d.turn }));
       q("#tr-board").innerHTML = d.result.svg;
+      labels();
       result(d);
       q("#tr-next").hidden = d.over;
       if (!d.over) q("#tr-next").focus();
       summary(d);
+    }
+  }
+
+  // The board's coordinates in the game's notation: FISF names rows by letters, columns by
+  // numbers (the server's board is drawn with GCG's: rows 1-15, columns A-O).
+  function labels() {
+    const svg = q("#tr-board svg");
+    if (!svg || !T.d || T.d.notation !== "fisf") return;
+    const cell = svg.viewBox.baseVal.width / (T.d.board ? T.d.board.grid.length + 1 : 16), half = cell / 2;
+    for (const x of svg.querySelectorAll(":scope > text")) {
+      const cx = parseFloat(x.getAttribute("x")), cy = parseFloat(x.getAttribute("y"));
+      const i = (v) => Math.round((v - cell - half) / cell);
+      if (Math.abs(cy - half) < 0.01 && cx > cell) x.textContent = String(i(cx) + 1);
+      else if (Math.abs(cx - half) < 0.01 && cy > cell) x.textContent = String.fromCharCode(65 + i(cy));
     }
   }
 
