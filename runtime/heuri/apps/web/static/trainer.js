@@ -55,11 +55,14 @@
     setup.append(lang, seed, master, secs, nota, name, node("button", { id: "tr-start", class: "primary" }, t("Start a game")));
     root.append(setup, node("div", { id: "tr-error", class: "error", role: "alert" }), node("div", { id: "tr-head", class: "info" }));
 
-    const cols = node("div", { class: "cols" });
+    // three parts in a grid: the board; the turn (clock, draw, move); the results. On a
+    // narrow screen the turn comes first, the board under it, so both are in view together.
+    const cols = node("div", { class: "trcols" });
     const bcol = node("div", { class: "boardcol" });
     bcol.append(node("div", { id: "tr-board", class: "boardbox", "aria-label": t("board: click a tile of the draw, then a square") }),
                 node("p", { class: "hint", id: "tr-hint" }));
-    const side = node("div", { class: "side" });
+    const side = node("div", { class: "trturn" });
+    const rest = node("div", { class: "trrest" });
     const clock = node("div", { id: "tr-clock", class: "trclock", "aria-live": "off" });
     const draw = node("div", { id: "tr-draw", class: "palette trdraw", "aria-label": t("the draw") });
     const blank = node("div", { id: "tr-blank", class: "palette", hidden: "" });
@@ -77,10 +80,10 @@
     thead.append(head);
     table.append(thead, node("tbody"));
     side.append(clock, node("div", { id: "tr-drawtext", class: "info" }), draw, node("div", { id: "tr-drawnote", class: "hint" }), blank,
-                mrow, node("div", { id: "tr-move-error", class: "error", role: "alert" }),
-                node("div", { id: "tr-result", class: "trresult" }), nrow, node("div", { id: "tr-summary", class: "info" }),
+                mrow, node("div", { id: "tr-move-error", class: "error", role: "alert" }));
+    rest.append(node("div", { id: "tr-result", class: "trresult" }), nrow, node("div", { id: "tr-summary", class: "info" }),
                 node("h3", {}, t("Turns")), table);
-    cols.append(bcol, side);
+    cols.append(bcol, side, rest);
     root.append(cols);
   }
 
