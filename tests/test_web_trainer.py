@@ -166,13 +166,18 @@ def test_a_spanish_game_to_the_end_at_the_top(client, pack_es, tmp_path):
     assert (res.total, res.tops, res.percent) == (927, 21, 100.0)
 
 
-def test_a_master_games_record_uploaded(client, pack_fr):
+def test_a_master_games_record_uploaded(client, pack_fr, pack_es):
     from heuri.duplicate import master_game, to_gcg
     from heuri.gcg import write_gcg
 
     text = write_gcg(to_gcg(master_game(pack_fr, seed=2, explain=False)))
     d = _ok(client.post("/api/duplicate", json={"lang": "fr", "master": text, "name": "fr-2.gcg", "seconds": 120}))
     assert d["game"] == master_game(pack_fr, seed=2, explain=False).game_id and d["seconds"] == 120
+    assert (d["draw"]["text"], "seed" in d) == ("BEFILTT", False)
+    # no language given: the record's (#tile-distribution spanish), not the first served (fr)
+    es_text = write_gcg(to_gcg(master_game(pack_es, seed=3, explain=False)))
+    d = _ok(client.post("/api/duplicate", json={"master": es_text}))
+    assert (d["lang"], d["draw"]["text"]) == ("es", "A[CH]DESST")
     classic = (DATA / "es_pass_with_bingo.gcg").read_text(encoding="utf-8")  # a game between two players
     r = client.post("/api/duplicate", json={"lang": "es", "master": classic, "name": "es_pass_with_bingo.gcg"})
     assert r.status_code == 400 and r.json()["error"].startswith("es_pass_with_bingo.gcg: not a duplicate master game")

@@ -989,7 +989,9 @@ class DuplicateTrainers:
         """``{lang, lexicon, seed, master, name, seconds, notation, player}`` → a new game and
         its state (:meth:`state`), turn 1 running. ``seed``: the master game generated
         (default random); ``master``: a master game's GCG record instead (its text, as
-        ``heuri duplicate new`` writes it; ``name``: its file name for messages);
+        ``heuri duplicate new`` writes it; ``name``: its file name for messages; without
+        ``lang`` and ``lexicon``, the record's ``#tile-distribution`` and ``#lexicon`` say
+        the language and its lexicon's pack answers when built);
         ``seconds``: one of :data:`TURN_SECONDS` (default 180); ``notation``: ``"gcg"``
         (``8D WORD`` across) or ``"fisf"`` (``H4 WORD`` across) for the moves typed and the
         tops shown; ``player``: the name on the sheet (default ``me``). Raises ApiError 429
@@ -1023,6 +1025,10 @@ class DuplicateTrainers:
             if len(record.events) > MAX_GCG_EVENTS:
                 raise ApiError(f"master: {len(record.events)} moves; at most {MAX_GCG_EVENTS} are taken", 422,
                                "too-long")
+            if not req.get("lang") and not req.get("lexicon"):  # the record's language, when it says
+                guess = record.guess_language()
+                if guess in self.service.packs:
+                    req = {**req, "lang": guess}
             pack = self.service.pack(req, record_lexicon=record.lexicon)
             try:
                 game = master_from_record(record, pack, name)

@@ -98,11 +98,14 @@
   // -- a game ---------------------------------------------------------------------------------
   async function start() {
     say("#tr-error"); say("#tr-move-error");
-    const body = { lang: q("#lang").value, seconds: parseInt(q("#tr-seconds").value, 10), notation: q("#tr-notation").value };
-    if (q("#lexicon").value) body.lexicon = q("#lexicon").value;
+    const body = { seconds: parseInt(q("#tr-seconds").value, 10), notation: q("#tr-notation").value };
+    const f = q("#tr-master").files[0];
+    if (!f) {  // a master game's record says its language and lexicon itself
+      body.lang = q("#lang").value;
+      if (q("#lexicon").value) body.lexicon = q("#lexicon").value;
+    }
     const player = q("#tr-player").value.trim();
     if (player) body.player = player;
-    const f = q("#tr-master").files[0];
     if (f) {
       body.master = await f.text(); body.name = f.name;
       if (q("#tr-seed").value !== "") { say("#tr-error", t("Give a seed or a master game, not both.")); return; }
