@@ -146,3 +146,39 @@ def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tm
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_master_games_record_uploaded(server, browser, pack_fr, tmp_path):  # noqa: F811
+    """A master game written by heuri duplicate new, chosen as a file: its draws, whatever
+    the language chosen at the top; a move not written as a move is refused beside the field
+    and stays there to be corrected."""
+    from heuri.duplicate import master_game, to_gcg
+    from heuri.gcg import write_gcg
+
+    rec = tmp_path / "fr-2.gcg"
+    rec.write_text(write_gcg(to_gcg(master_game(pack_fr, seed=2, explain=False))), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("#pos-board svg rect.sq")
+        page.select_option("#lang", "es")
+        page.click('#tabs button[data-view="trainer"]')
+        page.set_input_files("#tr-master", str(rec))
+        page.select_option("#tr-seconds", "60")
+        page.click("#tr-start")
+        page.wait_for_selector("#tr-draw button.tilebtn")
+        assert page.inner_text("#tr-drawtext").endswith("BEFILTT")
+        assert page.inner_text("#tr-clock") in ("1:00", "0:59", "0:58")
+        page.fill("#tr-move", "FILET")
+        page.click("#tr-submit")
+        page.wait_for_function("() => document.querySelector('#tr-move-error').textContent.includes('coordinate')")
+        assert page.input_value("#tr-move") == "FILET" and not page.is_visible("#tr-top")
+        page.fill("#tr-move", "8D FILET")
+        page.press("#tr-move", "Enter")
+        page.wait_for_selector("#tr-top")
+        assert "8D FILET, 24 points" in page.inner_text("#tr-top") and "the top!" in page.inner_text("#tr-yours")
+        assert errors == []
+    finally:
+        page.close()

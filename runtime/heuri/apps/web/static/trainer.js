@@ -226,6 +226,9 @@
     } catch (e) {
       T.sent = false;
       say("#tr-move-error", e.message);  // the move stays in the field, to be corrected
+      if (timeUp && e.status === 400) {  // no time left to correct it: the turn ends without a move
+        try { show(await call(`/api/duplicate/${d.id}/move`, { turn: d.turn, move: "" })); return; } catch (e2) { /* below */ }
+      }
       if (e.status === 409 || timeUp) {
         try { show(await call(`/api/duplicate/${d.id}`)); } catch (e2) { say("#tr-error", e2.message); }
       }
