@@ -301,3 +301,31 @@ def test_fisf_coordinates(client, tmp_path, pack_fr):
     assert text.splitlines()[1:] == ["me,1,8D JUGEE,42,fr-579e9c737a76", "me,2,E3 VAINQUE,34,fr-579e9c737a76"]
     _, (res,) = _sheet_totals(text, master_game(pack_fr, seed=1, explain=False), pack_fr, tmp_path)
     assert (res.total, res.tops) == (76, 2)
+
+
+def test_a_stored_game_is_small(pack_fr):
+    """A duplicate game kept by the server (the master game's turns and the trainer) takes
+    about 40 KB: 1,000 games are about 40 MB. (The move generator's buffer, one a thread
+    grown to the longest move list met, is not a game's: left out.)"""
+    import gc
+    import tracemalloc
+
+    from heuri.web.service import Service
+
+    svc = Service(packs={"fr": pack_fr})
+    svc.duplicate.new({"seed": 100})  # first-use allocations before measuring
+    keep = [tracemalloc.Filter(False, "*/core/movegen.py")]
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.take_snapshot().filter_traces(keep)
+        for seed in range(6):
+            svc.duplicate.new({"seed": 10 + seed})
+        gc.collect()
+        after = tracemalloc.take_snapshot().filter_traces(keep)
+        per_game = sum(st.size_diff for st in after.compare_to(before, "filename")) / 6
+    finally:
+        tracemalloc.stop()
+    assert len(svc.duplicate._games) == 7
+    print(f"a stored duplicate game: {per_game / 1024:.1f} KB")
+    assert per_game < 100 * 1024, per_game

@@ -179,6 +179,19 @@ def test_a_master_games_record_uploaded(server, browser, pack_fr, tmp_path):  # 
         page.press("#tr-move", "Enter")
         page.wait_for_selector("#tr-top")
         assert "8D FILET, 24 points" in page.inner_text("#tr-top") and "the top!" in page.inner_text("#tr-yours")
+        # the other turns at the top, to the summary
+        game = master_game(pack_fr, seed=2, explain=False)
+        for t in game.turns[1:]:
+            page.click("#tr-next")
+            page.wait_for_function(f"() => document.querySelector('#tr-head').textContent.startsWith('Turn {t.number} ')"
+                                   " && !document.querySelector('#tr-move').disabled")
+            page.fill("#tr-move", t.top_text(pack_fr.spec))
+            page.press("#tr-move", "Enter")
+            page.wait_for_function(f"() => document.querySelector('#tr-history tbody').children.length === {t.number}")
+        final = page.inner_text("#tr-final")
+        assert final == (f"Game over: you scored {game.total} of the master game's {game.total} points (100.0 %), "
+                         f"with {len(game.turns)} tops in {len(game.turns)} turns.")
+        assert not page.is_visible("#tr-next") and page.inner_text("#tr-clock") == "Game over"
         assert errors == []
     finally:
         page.close()
