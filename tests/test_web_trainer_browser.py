@@ -148,7 +148,7 @@ def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tm
         page.close()
 
 
-def test_a_master_games_record_uploaded(server, browser, pack_fr, tmp_path):  # noqa: F811
+def test_a_master_games_record_uploaded(server, browser, shots, pack_fr, tmp_path):  # noqa: F811
     """A master game written by heuri duplicate new, chosen as a file: its draws, whatever
     the language chosen at the top; a move not written as a move is refused beside the field
     and stays there to be corrected."""
@@ -166,10 +166,12 @@ def test_a_master_games_record_uploaded(server, browser, pack_fr, tmp_path):  # 
         page.select_option("#lang", "es")
         page.click('#tabs button[data-view="trainer"]')
         page.set_input_files("#tr-master", str(rec))
+        assert page.inner_text("#tr-lang") == "The master game's record says its language and lexicon."
         page.select_option("#tr-seconds", "60")
         page.click("#tr-start")
         page.wait_for_selector("#tr-draw button.tilebtn")
         assert page.inner_text("#tr-drawtext").endswith("BEFILTT")
+        assert page.inner_text("#tr-head").endswith(f"· fr, lexicon {pack_fr.spec.lexicon}")  # the record's, not es
         assert page.inner_text("#tr-clock") in ("1:00", "0:59", "0:58")
         page.fill("#tr-move", "FILET")
         page.click("#tr-submit")
@@ -192,6 +194,9 @@ def test_a_master_games_record_uploaded(server, browser, pack_fr, tmp_path):  # 
         assert final == (f"Game over: you scored {game.total} of the master game's {game.total} points (100.0 %), "
                          f"with {len(game.turns)} tops in {len(game.turns)} turns.")
         assert not page.is_visible("#tr-next") and page.inner_text("#tr-clock") == "Game over"
+        shot = shots / "serve-trainer-summary.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
         assert errors == []
     finally:
         page.close()

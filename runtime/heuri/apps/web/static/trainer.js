@@ -88,6 +88,7 @@
   }
 
   function langText() {
+    if (q("#tr-master") && q("#tr-master").files.length) return t("The master game's record says its language and lexicon.");
     const ls = q("#lang"), lx = q("#lexicon");
     const name = ls && ls.selectedOptions[0] ? ls.selectedOptions[0].textContent : "";
     const lexicon = lx && !q("#lexicon-box").hidden && lx.selectedOptions[0] ? lx.selectedOptions[0].textContent : "";
@@ -126,8 +127,8 @@
     q("#tr-blank").hidden = true;
     const tot = d.totals;
     const pct = d.history.length ? t("{pct} %", { pct: tot.percent.toFixed(1) }) : "–";
-    say("#tr-head", t("Turn {n} of {all} · you {you} / top {top} ({pct}) · tops found: {tops}",
-                      { n: d.turn, all: d.turns, you: tot.you, top: tot.top, pct, tops: tot.tops }));
+    say("#tr-head", t("Turn {n} of {all} · you {you} / top {top} ({pct}) · tops found: {tops} · {lang}, lexicon {lexicon}",
+                      { n: d.turn, all: d.turns, you: tot.you, top: tot.top, pct, tops: tot.tops, lang: d.lang, lexicon: d.lexicon }));
     q("#tr-sheet").hidden = false;
     q("#tr-sheet").setAttribute("href", `/api/duplicate/${d.id}/sheet`);
     q("#tr-sheet").setAttribute("download", `heuri-${d.game}-sheet.csv`);
@@ -415,6 +416,7 @@
     q("#lexicon").addEventListener("change", showLang);
     document.querySelector('#tabs button[data-view="trainer"]').addEventListener("click", showLang);
     q("#tr-start").addEventListener("click", start);
+    q("#tr-master").addEventListener("change", showLang);
     q("#tr-submit").addEventListener("click", () => handIn(false));
     q("#tr-move").addEventListener("keydown", (e) => { if (e.key === "Enter") handIn(false); });
     q("#tr-move").addEventListener("input", () => { if (T.placed.length) { T.placed = []; drawTiles(); drawPlaced(); } });
