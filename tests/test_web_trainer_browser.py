@@ -151,7 +151,8 @@ def test_train_two_turns_and_download_the_sheet(lang, server, browser, shots, tm
 def test_a_master_games_record_uploaded(server, browser, shots, pack_fr, tmp_path):  # noqa: F811
     """A master game written by heuri duplicate new, chosen as a file: its draws, whatever
     the language chosen at the top; a move not written as a move is refused beside the field
-    and stays there to be corrected."""
+    and stays there to be corrected; a blank placed by clicks and its letter chosen; every
+    turn at the top, to the summary."""
     from heuri.duplicate import master_game, to_gcg
     from heuri.gcg import write_gcg
 
@@ -187,8 +188,20 @@ def test_a_master_games_record_uploaded(server, browser, shots, pack_fr, tmp_pat
             page.click("#tr-next")
             page.wait_for_function(f"() => document.querySelector('#tr-head').textContent.startsWith('Turn {t.number} ')"
                                    " && !document.querySelector('#tr-move').disabled")
-            page.fill("#tr-move", t.top_text(pack_fr.spec))
-            page.press("#tr-move", "Enter")
+            if t.number == 3:  # H+AEENU?: the blank placed by clicks, its letter chosen
+                assert t.top_text(pack_fr.spec) == "10A HAUb.NEE"
+                for tile, sq in [("H", "10A"), ("A", "10B"), ("U", "10C"), ("?", "10D"), ("N", "10F"), ("E", "10G"),
+                                 ("E", "10H")]:
+                    page.locator(f'#tr-draw button[data-tile="{tile}"]:not([disabled])').first.click()
+                    _click_square(page, sq)
+                    if tile == "?":
+                        assert page.input_value("#tr-move") == "" and "blank" in page.inner_text("#tr-move-error")
+                        page.click('#tr-blank button[data-letter="B"]')
+                assert page.input_value("#tr-move") == "10A HAUbANEE"
+                page.click("#tr-submit")
+            else:
+                page.fill("#tr-move", t.top_text(pack_fr.spec))
+                page.press("#tr-move", "Enter")
             page.wait_for_function(f"() => document.querySelector('#tr-history tbody').children.length === {t.number}")
         final = page.inner_text("#tr-final")
         assert final == (f"Game over: you scored {game.total} of the master game's {game.total} points (100.0 %), "
