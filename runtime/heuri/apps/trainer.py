@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import io
 import time
 from dataclasses import dataclass, field
 
-from .duplicate import MasterGame, Turn, check_move, move_from_gcg, move_to_gcg
+from .duplicate import MasterGame, Turn, check_move, check_notation, move_from_gcg, move_to_gcg
 from ..core.errors import MoveError
 
 
 @dataclass
 class TurnResult:
-    """One turn played: ``turn`` (the :class:`heuri.duplicate.Turn`), ``move`` (GCG text or
-    '' when no move was made), ``score`` (points), ``refused`` (the illegal moves tried, with
-    the reasons), ``seconds`` (time taken), ``timed_out``."""
+    """One turn played: ``turn`` (the :class:`heuri.duplicate.Turn`), ``move`` (as typed, in
+    the trainer's notation, or '' when no move was made), ``score`` (points), ``refused``
+    (the illegal moves tried, with the reasons), ``seconds`` (time taken), ``timed_out``,
+    ``reason``: why the move scores 0 when it was handed in illegal (:meth:`Trainer.hand_in`;
+    '' otherwise)."""
 
     turn: Turn
     move: str
@@ -36,6 +39,7 @@ class TurnResult:
     refused: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
     timed_out: bool = False
+    reason: str = ""
 
     @property
     def is_top(self) -> bool:
@@ -92,6 +96,37 @@ class Trainer:
         self.results.append(r)
         return r
 
+    def hand_in(self, text: str | None, seconds: float = 0.0, timed_out: bool = False,
+                late: str = "") -> TurnResult:
+        """Settle the current turn with the move handed in, once, as the arbitrator does
+        (:func:`heuri.duplicate.judge`'s nullity): a legal move scores its points; a move
+        that is written as a move but is illegal (a word not in the list, a bad placement,
+        tiles not in the draw) scores 0 and keeps its reason (``TurnResult.reason``);
+        None or blank: no move (0). ``late``: a reason the move is not taken (handed in
+        after the time): no move (0), the text kept in ``refused`` with that reason.
+        Raises MoveError (kind ``"malformed-play"``), changing nothing, for text that is
+        not a move in the trainer's notation at all (a coordinate and a word of the language's tiles), which
+        a sheet could not hold."""
+        t = self.current
+        given = " ".join((text or "").split())
+        if given:
+            why = check_notation(move_to_gcg(given, self.notation), self.game.spec)
+            if why:
+                raise MoveError(why, "malformed-play")
+        score, reason = 0, late
+        if late and given:  # a slip handed in after the time is not collected: no move
+            self._refused.append((given, late))
+            given = ""
+        elif given:
+            try:
+                score = check_move(self.game.spec, t, given, self.words, self.notation)[1]
+            except MoveError as e:
+                reason = str(e)
+        r = TurnResult(t, given, score, self._refused, seconds, timed_out, reason)
+        self._refused = []
+        self.results.append(r)
+        return r
+
     # -- running totals ---------------------------------------------------------------
     @property
     def total(self) -> int:
@@ -122,12 +157,20 @@ class Trainer:
         file ``heuri duplicate score`` reads; moves in GCG notation whatever the trainer's.
         Turns without a move are left out (missing)."""
         with open(path, "w", encoding="utf-8", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["player", "turn", "move", "score", "game"])
-            for r in self.results:
-                if r.move:
-                    w.writerow([self.player, r.turn.number, move_to_gcg(r.move, self.notation), r.score,
-                                self.game.game_id])
+            fh.write(self.sheet_text())
+
+    def sheet_text(self) -> str:
+        """The players' sheet of :meth:`write_sheet` as text (CSV, lines ending in CR LF as
+        the csv module writes them). Illegal moves handed in are written with 0 points:
+        the score command judges them illegal."""
+        buf = io.StringIO(newline="")
+        w = csv.writer(buf)
+        w.writerow(["player", "turn", "move", "score", "game"])
+        for r in self.results:
+            if r.move:
+                w.writerow([self.player, r.turn.number, move_to_gcg(r.move, self.notation), r.score,
+                            self.game.game_id])
+        return buf.getvalue()
 
 
 # -- the screen ---------------------------------------------------------------------------------

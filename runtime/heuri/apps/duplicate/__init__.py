@@ -43,7 +43,7 @@ shape (L+1,), int64, blank last.
 """
 # the public names of the three modules, importable from here as before
 from .master import (MASTER_NICK, MasterGame, SHEET_COLUMNS, Turn, cgp_before, draw_note, game_id, load_master,
-                     master_game, septet_probability, sheet, to_gcg)
+                     master_from_record, master_game, septet_probability, sheet, to_gcg)
 from .rules import (Draw, DuplicateError, MAX_NO_MOVE_REDRAWS, MAX_REDRAWS, can_draw, count_classes, draw_rack,
                     is_valid_draw, minimum, pick_top, rules_of, tile_classes)
 from .verdicts import (NOTATIONS, PlayerResult, TWICE, VERDICTS, Verdict, arbitrate, check_move, check_notation,

@@ -295,9 +295,7 @@ def load_master(path, pack, explain: bool = True) -> MasterGame:
 
     from ...core.errors import GcgError
     from ...formats.gcg import read_gcg_file
-    from ...core.movegen import generate
 
-    spec = pack.spec
     p = str(path)
     if not Path(p).is_file():
         raise DuplicateError(f"{p}: no such file (a master game written by `heuri duplicate new`)")
@@ -305,6 +303,16 @@ def load_master(path, pack, explain: bool = True) -> MasterGame:
         g = read_gcg_file(p)
     except GcgError as e:
         raise DuplicateError(str(e)) from None
+    return master_from_record(g, pack, p, explain)
+
+
+def master_from_record(g, pack, p: str = "master.gcg", explain: bool = True) -> MasterGame:
+    """A master game from its GCG record already read (a :class:`heuri.gcg.GcgGame`;
+    ``p``: the record's name in messages), checked as :func:`load_master` says (the same
+    DuplicateErrors, naming ``p`` and the line)."""
+    from ...core.movegen import generate
+
+    spec = pack.spec
     if (g.pragma("game-type") or "").lower() != "duplicate" or len(g.players) != 1:
         raise DuplicateError(f"{p}: not a duplicate master game (expected '#game-type duplicate' and one "
                              f"player; `heuri duplicate new` writes them)")

@@ -280,7 +280,11 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
     Routes: ``GET /`` the page; ``GET /static/...`` its script and style; ``GET /api/info``;
     ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/preview``, ``/api/game``;
     ``POST /api/play`` (a new game against heuri), ``GET /api/play/{id}``,
-    ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download)."""
+    ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download);
+    the duplicate trainer (:class:`heuri.web.service.DuplicateTrainers`): ``POST
+    /api/duplicate`` (a new game), ``GET /api/duplicate/{id}``, ``POST
+    /api/duplicate/{id}/move``, ``POST /api/duplicate/{id}/next``, ``GET
+    /api/duplicate/{id}/sheet`` (the players' sheet, CSV, as a download)."""
     svc = service or Service(langs, records=records)
     if warm and service is None:
         svc.warm_up()
@@ -335,6 +339,26 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
             resp.headers["content-type"] = "text/plain; charset=utf-8"
         return resp
 
+    async def duplicate_state(request: Request) -> Response:
+        return await answer(svc.duplicate.state, request.path_params["gid"])
+
+    def duplicate_call(method):
+        async def handler(request: Request) -> Response:
+            try:
+                req = await _body(request)
+            except ApiError as e:
+                return _error(e.status, str(e), e.kind)
+            return await answer(method, request.path_params["gid"], req)
+        handler.__name__ = method.__name__
+        return handler
+
+    async def duplicate_sheet(request: Request) -> Response:
+        resp = await answer(svc.duplicate.sheet, request.path_params["gid"])
+        if resp.status_code == 200:
+            resp.headers["content-disposition"] = 'attachment; filename="heuri-duplicate-sheet.csv"'
+            resp.headers["content-type"] = "text/csv; charset=utf-8"
+        return resp
+
     async def http_error(request: Request, exc: HTTPException) -> Response:
         return _error(exc.status_code, f"{request.method} {request.url.path[:100]}: {exc.detail}", "http")
 
@@ -350,6 +374,11 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         Route("/api/play/{gid}", play_state),
         Route("/api/play/{gid}/move", play_move, methods=["POST"]),
         Route("/api/play/{gid}/gcg", play_gcg),
+        Route("/api/duplicate", endpoint(svc.duplicate.new), methods=["POST"]),
+        Route("/api/duplicate/{gid}", duplicate_state),
+        Route("/api/duplicate/{gid}/move", duplicate_call(svc.duplicate.move), methods=["POST"]),
+        Route("/api/duplicate/{gid}/next", duplicate_call(svc.duplicate.next), methods=["POST"]),
+        Route("/api/duplicate/{gid}/sheet", duplicate_sheet),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})

@@ -16,7 +16,9 @@ and answers:
   played outlined), with :mod:`heuri.analyze`'s equity lost and engine choice on request;
 - :meth:`Service.play_new`, :meth:`Service.play_move`, :meth:`Service.play_state`,
   :meth:`Service.play_gcg`: a game against heuri (:class:`heuri.game.Game` with the word
-  list, :func:`heuri.players.make_player`, its endgame search once the bag is empty).
+  list, :func:`heuri.players.make_player`, its endgame search once the bag is empty);
+- :class:`DuplicateTrainers` (``Service.duplicate``): the duplicate trainer, a master game
+  played alone against the clock over :mod:`heuri.duplicate` and :class:`heuri.trainer.Trainer`.
 
 Every request field is checked here, once, before any work: its type, a finite number in
 range, a string of bounded length, no field the call does not take (:func:`_fields`); a
@@ -357,6 +359,8 @@ class Service:
         self._analyzers = _Pool(max_keys=2, per_key=1)
         self._games: dict[str, _PlayGame] = {}
         self._games_lock = threading.Lock()
+        #: the duplicate trainer's games (bounded as the games against heuri)
+        self.duplicate = DuplicateTrainers(self)
 
     # -- shared pieces ----------------------------------------------------------------------
     def warm_up(self) -> None:
@@ -1032,4 +1036,302 @@ class _PlayGame:
             a, b = p.scores[self.you], p.scores[1 - self.you]
             out["result"] = "you win" if a > b else "heuri wins" if b > a else "a draw"
             out["heuri_rack"] = p.rack_text(1 - self.you)
+        return out
+
+
+# -- the duplicate trainer ------------------------------------------------------------------------
+#: the times a turn may be given (seconds): 1, 2 or 3 minutes (3, the clubs' usual, by default)
+TURN_SECONDS = (60, 120, 180)
+#: a move that reaches the server this long (seconds) after its turn's time is still taken
+#: (the page hands in what it holds when its countdown ends; the request takes a moment)
+GRACE_S = 5.0
+
+
+class DuplicateTrainers:
+    """The web board's duplicate trainer: master games played alone against the clock, each
+    over :func:`heuri.duplicate.master_game` (or a master game's record) and a
+    :class:`heuri.trainer.Trainer` (its arbitration, totals and players' sheet), so the
+    rules are the duplicate module's.
+
+    A game goes turn by turn: in phase ``"turn"`` the page sees the turn's draw and board,
+    and the clock runs (``seconds`` a turn, on the service's clock); a move handed in
+    (:meth:`move`) settles it (phase ``"result"``: the top, the move's arbitrated score,
+    the running percentage); :meth:`next` starts the next turn, on the board with the top
+    played, until the master game ends (``over``). A move reaching the server more than
+    :data:`GRACE_S` after the time is not taken (0 points), and a turn whose time ran out
+    is settled without a move when the game is next asked for. Nothing of a turn not yet
+    started is in any answer (its draw, the bag), nor the seed before the game is over.
+
+    Bounded like the games against heuri: at most ``service.max_games`` at once (a new one
+    is refused with 429, none dropped), an idle game expires after :data:`IDLE_S`, a
+    finished one :data:`FINISHED_S` after its last move. Thread-safe (a game has its lock)."""
+
+    def __init__(self, service: "Service"):
+        self.service = service
+        self._games: dict = {}
+        self._lock = threading.Lock()
+
+    def new(self, req: dict) -> dict:
+        """``{lang, lexicon, seed, master, name, seconds, notation, player}`` → a new game and
+        its state (:meth:`state`), turn 1 running. ``seed``: the master game generated
+        (default random); ``master``: a master game's GCG record instead (its text, as
+        ``heuri duplicate new`` writes it; ``name``: its file name for messages; without
+        ``lang`` and ``lexicon``, the record's ``#tile-distribution`` and ``#lexicon`` say
+        the language and its lexicon's pack answers when built);
+        ``seconds``: one of :data:`TURN_SECONDS` (default 180); ``notation``: ``"gcg"``
+        (``8D WORD`` across) or ``"fisf"`` (``H4 WORD`` across) for the moves typed and the
+        tops shown; ``player``: the name on the sheet (default ``me``). Raises ApiError 429
+        past the games kept; HeuriError for a language without duplicate rules or a record
+        that is not a master game."""
+        from ..duplicate import DuplicateError, master_from_record, master_game, NOTATIONS
+        from ..trainer import Trainer
+
+        _fields(req, ("lang", "lexicon", "seed", "master", "name", "seconds", "notation", "player"), "duplicate")
+        seconds = _int(req, "seconds", 180, 1, 3600)
+        if seconds not in TURN_SECONDS:
+            raise HeuriError(f"seconds: {seconds}: choose one of {', '.join(map(str, TURN_SECONDS))} (1, 2 or 3 "
+                             f"minutes a turn)")
+        notation = _choice(req, "notation", NOTATIONS, "gcg")
+        player = _text(req, "player", required=False, limit=40).strip() or "me"
+        if any(not ch.isprintable() for ch in player):
+            raise HeuriError(f"player: {_show(player)}: a name of printable characters")
+        seed = _int(req, "seed", None, 0, 2**63 - 1)
+        if req.get("master") is not None:
+            from ...core.errors import GcgError
+            from ...formats.gcg import read_gcg
+
+            if seed is not None:
+                raise HeuriError("give the master game once: seed (a new one) or master (its record), not both")
+            name = Path(_text(req, "name", required=False, limit=255) or "master.gcg").name or "master.gcg"
+            text = _text(req, "master", limit=None)
+            try:
+                record = read_gcg(text, name)
+            except GcgError as e:
+                raise HeuriError(str(e)) from None
+            if len(record.events) > MAX_GCG_EVENTS:
+                raise ApiError(f"master: {len(record.events)} moves; at most {MAX_GCG_EVENTS} are taken", 422,
+                               "too-long")
+            if not req.get("lang") and not req.get("lexicon"):  # the record's language, when it says
+                guess = record.guess_language()
+                if guess in self.service.packs:
+                    req = {**req, "lang": guess}
+            pack = self.service.pack(req, record_lexicon=record.lexicon)
+            try:
+                game = master_from_record(record, pack, name)
+            except DuplicateError as e:
+                raise HeuriError(str(e)) from None
+        else:
+            pack = self.service.pack(req)
+            if seed is None:
+                seed = secrets.randbelow(2**63)
+            try:
+                game = master_game(pack, seed=seed)
+            except DuplicateError as e:
+                raise HeuriError(f"lang: {pack.spec.code}: {e}") from None
+        if not game.turns:
+            raise HeuriError("the master game has no turn")
+        g = _TrainerGame(Trainer(game, pack.words, player, notation), pack, seconds, self.service.clock())
+        gid = secrets.token_hex(16)
+        with self._lock:
+            self._expire()
+            if len(self._games) >= self.service.max_games:
+                raise ApiError(f"{len(self._games)} duplicate games are in progress, the most this server keeps; a "
+                               f"finished game expires {FINISHED_S // 60} minutes after its last move, an idle one "
+                               f"after {IDLE_S // 3600} hours", 429, "too-many-games")
+            self._games[gid] = g
+        with g.lock:
+            return g.state(gid, self.service.clock())
+
+    def _expire(self) -> None:
+        now = self.service.clock()
+        for gid in [gid for gid, g in self._games.items() if g.expired(now)]:
+            del self._games[gid]
+
+    def _game(self, gid) -> "_TrainerGame":
+        with self._lock:
+            self._expire()
+            g = self._games.get(gid) if isinstance(gid, str) else None
+        if g is None:
+            raise ApiError(f"duplicate game {_show(gid)}: no such game (a finished game is kept {FINISHED_S // 60} "
+                           f"minutes, an idle one {IDLE_S // 3600} hours, none after the server stops; start a new "
+                           f"one)", 404, "no-game")
+        return g
+
+    def state(self, gid: str) -> dict:
+        """The state of a game (see :meth:`_TrainerGame.state`); a turn whose time (and
+        :data:`GRACE_S`) ran out is settled first, without a move."""
+        g = self._game(gid)
+        with g.lock:
+            now = self.service.clock()
+            g.settle_if_late(now)
+            g.touched = now
+            return g.state(gid, now)
+
+    def move(self, gid: str, req: dict) -> dict:
+        """``{turn, move}``: the move handed in for turn ``turn`` (the state's; '' for no
+        move), in the game's notation; settles the turn (the state's ``result``). A move
+        that is not written as a move at all (no coordinate, a letter not of the language)
+        is refused with a 400 and nothing changes; an illegal move (a word not in the list,
+        a bad placement, tiles not in the draw) scores 0 with the reason. A ``turn`` that is
+        not the one running raises ApiError 409 and changes nothing."""
+        _fields(req, ("turn", "move"), "duplicate move")
+        text = req.get("move")
+        text = "" if text is None else _text(req, "move", required=False, limit=64)
+        turn = _int(req, "turn", None, 1, 10_000)
+        if turn is None:
+            raise HeuriError("turn: missing; give the state's turn with the move")
+        g = self._game(gid)
+        with g.lock:
+            now = self.service.clock()
+            g.check_turn(turn, "turn")
+            g.hand_in(text, now)
+            g.touched = now
+            return g.state(gid, now)
+
+    def next(self, gid: str, req: dict) -> dict:
+        """``{turn}`` (the turn just settled) → the next turn starts, its clock running.
+        ApiError 409 when ``turn`` is not the game's last settled turn."""
+        _fields(req, ("turn",), "duplicate next")
+        turn = _int(req, "turn", None, 1, 10_000)
+        if turn is None:
+            raise HeuriError("turn: missing; give the turn whose result is shown")
+        g = self._game(gid)
+        with g.lock:
+            now = self.service.clock()
+            g.settle_if_late(now)
+            g.check_turn(turn, "result")
+            if g.trainer.over:
+                raise HeuriError("the game is over; start a new one")
+            g.started = now
+            g.phase = "turn"
+            g.touched = now
+            return g.state(gid, now)
+
+    def sheet(self, gid: str) -> str:
+        """The players' sheet of the turns settled so far (CSV: player,turn,move,score,game),
+        the file ``heuri duplicate score`` reads (:meth:`heuri.trainer.Trainer.sheet_text`)."""
+        g = self._game(gid)
+        with g.lock:
+            now = self.service.clock()
+            g.settle_if_late(now)
+            g.touched = now
+            return g.trainer.sheet_text()
+
+
+class _TrainerGame:
+    """One duplicate game in the web trainer: its :class:`heuri.trainer.Trainer`, the pack,
+    the time a turn (``seconds``), the phase (``"turn"`` running since ``started``,
+    ``"result"``), the last time it was touched (service clock)."""
+
+    __slots__ = ("trainer", "pack", "seconds", "phase", "started", "touched", "lock")
+
+    def __init__(self, trainer, pack, seconds: int, now: float):
+        self.trainer = trainer
+        self.pack = pack
+        self.seconds = seconds
+        self.phase = "turn"
+        self.started = now
+        self.touched = now
+        self.lock = threading.Lock()
+
+    def expired(self, now: float) -> bool:
+        return now - self.touched > (FINISHED_S if self.trainer.over else IDLE_S)
+
+    def check_turn(self, turn: int, phase: str) -> None:
+        """Refuse (409) a request for another turn or phase than the game's."""
+        tr = self.trainer
+        now_turn = tr.current.number if self.phase == "turn" else tr.results[-1].turn.number
+        if turn != now_turn or self.phase != phase:
+            shown = "running" if self.phase == "turn" else "settled"
+            raise ApiError(f"turn: {turn}: the game is at turn {now_turn} ({shown}); this request answers another "
+                           f"state (sent twice, or from a stale page): reload the game", 409, "stale-turn")
+
+    def hand_in(self, text: str, now: float) -> None:
+        """Settle the running turn with ``text`` (:meth:`heuri.trainer.Trainer.hand_in`)."""
+        from ...core.errors import MoveError
+
+        spent = now - self.started
+        late = ""
+        if spent > self.seconds + GRACE_S:
+            late = f"handed in {spent - self.seconds:.0f} s after the time; a late move is not taken"
+        try:
+            self.trainer.hand_in(text, spent, timed_out=spent >= self.seconds, late=late)
+        except MoveError as e:
+            raise HeuriError(f"move: {e}") from None
+        self.phase = "result"
+
+    def settle_if_late(self, now: float) -> None:
+        if self.phase == "turn" and now - self.started > self.seconds + GRACE_S:
+            self.trainer.hand_in(None, now - self.started, timed_out=True)
+            self.phase = "result"
+
+    def state(self, gid: str, now: float) -> dict:
+        """``{id, lang, lexicon, game, player, notation, seconds, turns, phase, turn, left_s,
+        draw, board, result, totals, history, over, end, seed}``: ``phase`` ``"turn"`` (the
+        clock runs: ``left_s`` seconds left, ``draw`` and ``board`` of the turn) or
+        ``"result"`` (``result``: the turn settled, its top and the board with the top
+        played, the move handed in dashed); ``turn``: the turn running or settled
+        (1-based) that a move or next request repeats; ``totals``: ``{you, top, percent,
+        tops}`` over the turns settled; ``history``: one row a turn settled; ``seed`` (a
+        generated game) and ``end`` only once it is over."""
+        from ...core.errors import MoveError
+        from ...core.move import Move, format_rack
+        from ...core.tiletext import format_spelling
+        from ...formats.render import board_svg
+        from ..duplicate import move_from_gcg, move_to_gcg
+
+        tr = self.trainer
+        game = tr.game
+        spec = game.spec
+        over = tr.over and self.phase == "result"
+
+        def draw_of(t) -> dict:
+            def tiles(ids):
+                return [{"tile": "?" if i == spec.blank else format_spelling(spec.tiles[i]),
+                         "value": int(spec.values[i]) if i != spec.blank else 0} for i in sorted(ids)]
+
+            return {"text": t.draw.text(spec), "leave": tiles(t.draw.leave), "new": tiles(t.draw.new),
+                    "rejected": [format_rack(sorted(r), spec) for r in t.draw.rejected],
+                    "no_move": [format_rack(sorted(r), spec) for r in t.no_move_redraws]}
+
+        def grid(board) -> list:
+            return [["" if board.letters[r, c] < 0 else format_spelling(spec.tiles[board.letters[r, c]],
+                                                                          bool(board.blanks[r, c]))
+                     for c in range(board.size)] for r in range(board.size)]
+
+        def row(r) -> dict:
+            t = r.turn
+            return {"turn": t.number, "draw": t.draw.text(spec), "move": r.move, "score": r.score,
+                    "reason": r.reason or (r.refused[-1][1] if r.refused and not r.move else ""),
+                    "top": tr.top(t), "top_score": t.score, "is_top": r.is_top, "timed_out": r.timed_out}
+
+        out = {"id": gid, "lang": spec.code, "lexicon": game.lexicon or spec.lexicon, "game": game.game_id,
+               "player": tr.player, "notation": tr.notation, "seconds": self.seconds, "turns": len(game.turns),
+               "phase": self.phase, "over": over,
+               "totals": {"you": tr.total, "top": tr.top_total, "percent": round(tr.percent, 2), "tops": tr.tops},
+               "history": [row(r) for r in tr.results], "expires_s": int((FINISHED_S if over else IDLE_S)
+                                                                          - (now - self.touched))}
+        if self.phase == "turn":
+            t = tr.current
+            prev = game.turns[t.number - 2].top if t.number > 1 else None
+            out.update(turn=t.number, left_s=round(max(0.0, self.seconds - (now - self.started)), 1),
+                       draw=draw_of(t), board={"svg": board_svg(t.board, played=prev, label=f"turn {t.number}"),
+                                               "grid": grid(t.board)})
+        else:
+            r = tr.results[-1]
+            t = r.turn
+            mine = None
+            if r.move and not r.reason:
+                try:
+                    mine = Move.from_gcg(move_to_gcg(r.move, tr.notation), t.board, spec)
+                except MoveError:  # checked when handed in: cannot fail
+                    mine = None
+            res = row(r)
+            res.update(tops=[move_from_gcg(x, tr.notation) for x in t.tops], bingo=t.bingo,
+                       bingo_moves=t.bingo_moves, p_septet=t.p_septet, refused=[list(x) for x in r.refused],
+                       svg=board_svg(t.board.play(t.top), played=t.top, second=mine, label=f"turn {t.number}: the top"))
+            out.update(turn=t.number, draw=draw_of(t), result=res)
+        if over:
+            out["end"] = game.end
+            out["seed"] = game.seed
         return out
