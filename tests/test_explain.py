@@ -1,0 +1,114 @@
+"""A move's value as named terms (heuri.eval.explain): the terms add up to the engine's
+equity for every engine of the registry, on real positions; the French opening of
+tests/data/gcg/fr/001.gcg (ABEEGRV on an empty board) explained with its real figures."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def _position(pack, path, n):
+    """(letters, blanks, rack, U, bag size) after ``n`` events of a real record, with the rack
+    of event n + 1."""
+    from heuri.eval.probability import augmented_bag
+    from heuri.formats.gcg import read_gcg_file, replay
+
+    spec = pack.spec
+    r = replay(read_gcg_file(path), spec)
+    ev = r.steps[n].event
+    board = r.board_at(n)
+    rack = np.bincount(spec.parse_tiles(ev.rack), minlength=spec.n_kinds).astype(np.int64)
+    U = augmented_bag(spec, board.letters, board.blanks, rack)
+    return board, rack, U, max(0, int(U.sum()) - spec.rack_size)
+
+
+@pytest.fixture(scope="module")
+def fr_opening(pack_fr):
+    return _position(pack_fr, DATA / "gcg" / "fr" / "001.gcg", 1)
+
+
+@pytest.fixture(scope="module")
+def en_midgame(pack_en):
+    # after 10 events of a real English game: a board with lanes to open and close
+    return _position(pack_en, DATA / "gcg" / "en" / "001.gcg", 10)
+
+
+def _rank(pack, pos, engine):
+    from heuri.eval.evaluate import make_evaluator
+
+    board, rack, U, bag = pos
+    return make_evaluator(pack, engine).rank_arrays(board.letters, board.blanks, rack, U, bag)
+
+
+def test_terms_sum_to_the_equity_for_every_engine(pack_fr, pack_en, fr_opening, en_midgame):
+    from heuri.eval.engines import ENGINES
+    from heuri.eval.explain import explain_ranking
+
+    for pack, pos in ((pack_fr, fr_opening), (pack_en, en_midgame)):
+        for name in ENGINES:
+            rk = _rank(pack, pos, name)
+            assert len(rk) > 20
+            terms = explain_ranking(rk, pack.spec)
+            gap = max(abs(t.total() - t.equity) for t in terms)
+            assert gap < 1e-9, (name, gap)
+            # the terms an engine does not use are 0
+            used = {k for t in terms for k, x in t.terms().items() if x != 0}
+            if name == "greedy":
+                assert used == {"score"}
+            elif name in ("heuri2", "heuri3", "heuri2-noend", "heuri3-noend", "heuri3-peg"):
+                assert used <= {"score", "bingo"}
+            elif name.startswith("heuri5"):
+                assert {"score", "bingo", "leave", "power", "lanes"} <= used
+                assert "defence" not in used
+
+
+def test_french_opening_exchange_v_over_verbe(pack_fr, fr_opening):
+    """heuri5 exchanges the V (equity 28.12) rather than play VERBE for 28 (20.09): VERBE keeps
+    AG (a bingo next turn worth 15.27 against 34.21 with ABEEGR) and opens the board's
+    lanes to the opponent (−16.61: three times their bingo expectation gained)."""
+    from heuri.eval.explain import ExplainError, explain_ranking, find_move, move_terms
+
+    board = fr_opening[0]
+    rk = _rank(pack_fr, fr_opening, "heuri5")
+    best = move_terms(rk, pack_fr.spec, 0)
+    assert best.move == "-V" and best.leave_tiles == "ABEEGR"
+    assert (best.score, best.lanes) == (0.0, 0.0)
+    assert best.bingo == pytest.approx(34.21, abs=0.005)
+    assert best.bingo_probability == pytest.approx(0.68, abs=0.005)
+    assert best.equity == pytest.approx(28.12, abs=0.005)
+    i = find_move(rk, pack_fr.spec, "8D VERBE", board)
+    verbe = move_terms(rk, pack_fr.spec, i)
+    assert verbe.move == "8D VERBE" and verbe.leave_tiles == "AG" and verbe.lanes_known
+    assert verbe.score == 28.0
+    assert verbe.bingo == pytest.approx(15.27, abs=0.005)
+    assert verbe.lanes == pytest.approx(-16.61, abs=0.005)
+    assert verbe.equity == pytest.approx(20.09, abs=0.005)
+    d = best.difference(verbe)
+    assert d["score"] == -28.0
+    assert d["bingo"] + d["lanes"] == pytest.approx(18.94 + 16.61, abs=0.01)
+    assert d["equity"] == pytest.approx(8.03, abs=0.01)
+    assert sum(d[k] for k in best.terms()) == pytest.approx(d["equity"], abs=1e-9)
+    # the same move found from other spellings of it
+    assert find_move(rk, pack_fr.spec, "  8D VERBE ", board) == i
+    with pytest.raises(ExplainError, match="not among"):  # lower case: blanks, not on the rack
+        find_move(rk, pack_fr.spec, "8D verbe", board)
+    assert move_terms(rk, pack_fr.spec, find_move(rk, pack_fr.spec, "-V", board)).rank == 1
+    assert explain_ranking(rk, pack_fr.spec, 3)[0] == best
+
+
+def test_find_move_errors(pack_fr, fr_opening):
+    from heuri.core.errors import MoveError
+    from heuri.eval.explain import ExplainError, find_move, move_terms
+
+    rk = _rank(pack_fr, fr_opening, "greedy")
+    with pytest.raises(ExplainError, match="'8D ZZZ' is not among the"):
+        find_move(rk, pack_fr.spec, "8D ZZZ", fr_opening[0])
+    with pytest.raises(MoveError, match="expected '<coordinate> <word>'"):
+        find_move(rk, pack_fr.spec, "VERBE", fr_opening[0])
+    with pytest.raises(ExplainError, match="move index 5000"):
+        move_terms(rk, pack_fr.spec, 5000)
+    assert issubclass(ExplainError, ValueError)
