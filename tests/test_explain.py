@@ -112,3 +112,36 @@ def test_find_move_errors(pack_fr, fr_opening):
     with pytest.raises(ExplainError, match="move index 5000"):
         move_terms(rk, pack_fr.spec, 5000)
     assert issubclass(ExplainError, ValueError)
+
+
+def test_cli_best_explain_and_why_not(pack_fr, capsys):
+    import json
+
+    from heuri.cli import main
+
+    gcg = str(DATA / "gcg" / "fr" / "001.gcg")
+    assert main(["best", "--gcg", gcg, "--turn", "1", "--explain", "--json", "--top", "2"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["move"] for r in rows] == ["-V", "8H BRAVEE"]
+    assert rows[0]["terms"]["equity"] == rows[0]["equity"] == pytest.approx(28.1153, abs=1e-4)
+    assert rows[1]["terms"]["lanes_known"] is False  # pruned: not re-valued after the move
+
+    assert main(["best", "--gcg", gcg, "--turn", "1", "--explain", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Legend" in out and "lanes for the opponent: Bingo lanes the move opens" in out
+
+    # a move the engine did not re-value is re-valued for the answer (its lanes computed)
+    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8H BRAVEE", "--json"]) == 0
+    w = json.loads(capsys.readouterr().out)
+    assert w["choice"]["move"] == "-V" and w["choice"]["equity"] == pytest.approx(28.1153, abs=1e-4)
+    assert w["move"]["lanes_known"] is True
+    assert w["move"]["lanes"] == pytest.approx(-19.79, abs=0.005)
+    assert w["difference"]["equity"] == pytest.approx(28.1153 - w["move"]["equity"], abs=1e-3)
+
+    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8D VERBE"]) == 0
+    out = capsys.readouterr().out
+    assert "heuri5 prefers -V (equity 28.12) to 8D VERBE (equity 20.09, ranked 63): 8.03" in out
+    assert "lanes for the opponent: 16.61 points in favour of -V" in out
+
+    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8D VERBZ"]) == 2
+    assert "'8D VERBZ' is not among the 321 legal moves" in capsys.readouterr().err
