@@ -145,3 +145,35 @@ def test_cli_best_explain_and_why_not(pack_fr, capsys):
 
     assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8D VERBZ"]) == 2
     assert "'8D VERBZ' is not among the 321 legal moves" in capsys.readouterr().err
+
+
+def test_web_explain_endpoint(pack_fr):
+    """POST /api/explain: the terms of the ranked moves, the legend, and "why not" a move."""
+    import warnings
+
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        client = TestClient(create_app(Service(packs={"fr": pack_fr}), warm=False, port=8765),
+                            base_url="http://127.0.0.1:8765")
+    cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABEEGRV/ 0/0 0"
+    r = client.post("/api/explain", json={"lang": "fr", "cgp": cgp, "top": 3})
+    assert r.status_code == 200
+    d = r.json()
+    assert d["engine"] == "heuri5" and d["count"] == 321 and d["why_not"] is None
+    assert [t["move"] for t in d["terms"]] == ["-V", "8H BRAVEE", "8C BRAVEE"]
+    assert d["terms"][0]["equity"] == pytest.approx(28.1153, abs=1e-4)
+    assert [x[0] for x in d["legend"]] == ["score", "bingo", "lanes", "leave", "power", "blank", "defence"]
+    r = client.post("/api/explain", json={"lang": "fr", "cgp": cgp, "move": "8D VERBE"})
+    w = r.json()["why_not"]
+    assert w["move"]["move"] == "8D VERBE" and w["move"]["rank"] == 63
+    assert w["difference"]["equity"] == pytest.approx(8.0258, abs=1e-4)
+    assert w["difference"]["lanes"] == pytest.approx(16.6057, abs=1e-4)
+    r = client.post("/api/explain", json={"lang": "fr", "cgp": cgp, "move": "8D VERBZ"})
+    assert r.status_code == 400 and "'8D VERBZ' is not among the 321 legal moves" in r.json()["error"]
+    r = client.post("/api/explain", json={"lang": "fr", "cgp": cgp, "moves": "8D VERBE"})
+    assert r.status_code == 400
