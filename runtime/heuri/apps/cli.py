@@ -743,15 +743,24 @@ def cmd_analyze(args) -> int:
         con.print(escape(f"lexicon: {lex}" + (f"; {_count(off, 'move')} not in it (not scored, left out of the "
                                                 f"figures)" if off else "")), highlight=False)
     t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
-    for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
+    from .analyze import COSTLY
+
+    for col in ("player", "games", "moves", "points", "engine's points", f"costing >{COSTLY:g}/game",
+                "given up/move", "given up/game", "missed bingos/game", "agreement"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for p in batch_tables(res.summaries, res.rows)["players"]:
         f = (lambda x, d=2: "" if x is None else f"{x:.{d}f}")
-        t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), f(p["equity_lost_per_turn"]),
+        t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), str(p["points_played"]), str(p["points_best"]),
+                  f(p["costly_moves_per_game"]), f(p["equity_lost_per_turn"]),
                   f(p["equity_lost_per_game"], 1), f(p["missed_bingos_per_game"]),
                   "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
     if res.summaries:
         con.print(t)
+        con.print(escape(f"points: what the analysed moves scored; engine's points: what the engine's choices would "
+                         f"have scored in the same positions; costing >{COSTLY:g}: moves that gave up more than "
+                         f"{COSTLY:g} points of equity against the engine's choice; given up: the equity of the "
+                         f"engine's choice minus that of the move played, in points, a move and added up over a "
+                         f"game (not points lost on the scoreboard)."), highlight=False)
     kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
               f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
