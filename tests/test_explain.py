@@ -120,30 +120,30 @@ def test_cli_best_explain_and_why_not(pack_fr, capsys):
     from heuri.cli import main
 
     gcg = str(DATA / "gcg" / "fr" / "001.gcg")
-    assert main(["best", "--gcg", gcg, "--turn", "1", "--explain", "--json", "--top", "2"]) == 0
+    assert main(["best", "--gcg", gcg, "--turn", "2", "--explain", "--json", "--top", "2"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [r["move"] for r in rows] == ["-V", "8H BRAVEE"]
     assert rows[0]["terms"]["equity"] == rows[0]["equity"] == pytest.approx(28.1153, abs=1e-4)
     assert rows[1]["terms"]["lanes_known"] is False  # pruned: not re-valued after the move
 
-    assert main(["best", "--gcg", gcg, "--turn", "1", "--explain", "--top", "3"]) == 0
+    assert main(["best", "--gcg", gcg, "--turn", "2", "--explain", "--top", "3"]) == 0
     out = capsys.readouterr().out
     assert "Legend" in out and "lanes for the opponent: Bingo lanes the move opens" in out
 
     # a move the engine did not re-value is re-valued for the answer (its lanes computed)
-    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8H BRAVEE", "--json"]) == 0
+    assert main(["best", "--gcg", gcg, "--turn", "2", "--why-not", "8H BRAVEE", "--json"]) == 0
     w = json.loads(capsys.readouterr().out)
     assert w["choice"]["move"] == "-V" and w["choice"]["equity"] == pytest.approx(28.1153, abs=1e-4)
     assert w["move"]["lanes_known"] is True
     assert w["move"]["lanes"] == pytest.approx(-19.79, abs=0.005)
     assert w["difference"]["equity"] == pytest.approx(28.1153 - w["move"]["equity"], abs=1e-3)
 
-    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8D VERBE"]) == 0
+    assert main(["best", "--gcg", gcg, "--turn", "2", "--why-not", "8D VERBE"]) == 0
     out = capsys.readouterr().out
     assert "heuri5 prefers -V (equity 28.12) to 8D VERBE (equity 20.09, ranked 63): 8.03" in out
     assert "lanes for the opponent: 16.61 points in favour of -V" in out
 
-    assert main(["best", "--gcg", gcg, "--turn", "1", "--why-not", "8D VERBZ"]) == 2
+    assert main(["best", "--gcg", gcg, "--turn", "2", "--why-not", "8D VERBZ"]) == 2
     assert "'8D VERBZ' is not among the 321 legal moves" in capsys.readouterr().err
 
 
@@ -177,3 +177,24 @@ def test_web_explain_endpoint(pack_fr):
     assert r.status_code == 400 and "'8D VERBZ' is not among the 321 legal moves" in r.json()["error"]
     r = client.post("/api/explain", json={"lang": "fr", "cgp": cgp, "moves": "8D VERBE"})
     assert r.status_code == 400
+
+
+def test_turn_numbers_are_moves_of_the_game(capsys):
+    """Turn N is the Nth move of the record, both players counted; the withdrawal of en/001's
+    MAZEY (line 8, ``--``) is not a turn: turn 6 is p2's ALGAE, and ``show --turn 5`` draws
+    the board after turn 5 with MAZEY taken off again."""
+    from heuri.cli import main
+
+    gcg = str(DATA / "gcg" / "en" / "001.gcg")
+    assert main(["show", gcg, "--lang", "en", "--turn", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "after turn 5 (line 8): >p1: AEIMPYZ -- -67 110" in out
+    assert "* p2 (Player Two):  164  AAEGL" in out
+    assert main(["best", "--gcg", gcg, "--lang", "en", "--turn", "6", "--json", "--top", "1",
+                 "--engine", "greedy"]) == 0
+    import json
+
+    row = json.loads(capsys.readouterr().out)
+    assert row["move"] == "H11 ALGAE" and row["score"] == 26  # the record's move is greedy's here
+    assert main(["best", "--gcg", gcg, "--lang", "en", "--turn", "0"]) == 2
+    assert "give 1 to" in capsys.readouterr().err

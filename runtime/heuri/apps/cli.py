@@ -307,6 +307,17 @@ def cmd_replay(args) -> int:
     return 1 if tally["with mismatches"] or refused else 0
 
 
+MOVE_KINDS = ("play", "exchange", "pass")
+
+
+def turn_events(events) -> list[int]:
+    """The index in ``events`` (a replay's events, in order) of each turn: turn N (from 1)
+    is the Nth move of the game (a play, exchange or pass line), both players counted; a
+    withdrawal, a challenge bonus or an end-of-game line is not a turn. The analysis
+    report numbers its turns the same way (:mod:`heuri.apps.analyze`, column ``turn``)."""
+    return [i for i, ev in enumerate(events) if ev.kind in MOVE_KINDS]
+
+
 def cmd_show(args) -> int:
     """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
     if args.cgp is not None:
@@ -327,16 +338,22 @@ def cmd_show(args) -> int:
     game = read_gcg_file(args.game)
     spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
-    n = len(r.steps) if args.turn is None else args.turn
-    if not 0 <= n <= len(r.steps):
-        raise HeuriError(f"{args.game}: --turn {n}: the record has {len(r.steps)} events; give 0 to {len(r.steps)}")
+    turns = turn_events([st.event for st in r.steps])
+    if args.turn is None:
+        n = len(r.steps)
+    else:  # after turn N: up to the next turn (a withdrawal of turn N included)
+        if not 0 <= args.turn <= len(turns):
+            raise HeuriError(f"{args.game}: --turn {args.turn}: the record has {len(turns)} turns (moves); "
+                             f"give 0 to {len(turns)}")
+        n = turns[args.turn] if args.turn < len(turns) else len(r.steps)
     print(r.board_at(n).render())
     print(r.board_at(n).LEGEND)
     totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
     nxt = r.steps[n].event if n < len(r.steps) else None
     if n:
         ev = r.steps[n - 1].event
-        print(f"after event {n} (line {ev.line}): >{ev.nick}: {ev.text().split(': ', 1)[-1]}")
+        done = sum(1 for i in turns if i < n)
+        print(f"after turn {done} (line {ev.line}): >{ev.nick}: {ev.text().split(': ', 1)[-1]}")
     for i, (nick, name) in enumerate(game.players):
         rack = nxt.rack if nxt is not None and nxt.player == i else ""
         mark = "*" if nxt is not None and nxt.player == i else " "
@@ -373,19 +390,21 @@ def cmd_best(args) -> int:
         spec = pack.spec
         r = replay(game, spec)
         events = [st.event for st in r.steps]
+        turns = turn_events(events)
         if args.turn is None:
-            with_rack = [i for i, ev in enumerate(events) if ev.rack and ev.kind in ("play", "exchange", "pass")]
+            with_rack = [k for k, i in enumerate(turns) if events[i].rack]
             if not with_rack:
                 raise HeuriError(f"{args.gcg}: no event records a rack; cannot rank a position")
-            n = with_rack[-1]
+            turn = with_rack[-1] + 1
         else:
-            n = args.turn
-        if not 0 <= n < len(events):
-            raise HeuriError(f"{args.gcg}: --turn {n}: the record has {len(events)} events; give 0 to "
-                             f"{len(events) - 1} (the position after N events, with the rack the next event records)")
+            turn = args.turn
+        if not 1 <= turn <= len(turns):
+            raise HeuriError(f"{args.gcg}: --turn {turn}: the record has {len(turns)} turns (moves, both players "
+                             f"counted); give 1 to {len(turns)} (the position before that move, with its rack)")
+        n = turns[turn - 1]
         if not events[n].rack:
-            raise HeuriError(f"{args.gcg}: --turn {n}: the position after {n} events needs the rack of "
-                             f"event {n + 1}, which the record does not give")
+            raise HeuriError(f"{args.gcg}: --turn {turn}: the record does not give the rack of turn {turn} "
+                             f"(line {events[n].line}: only the tiles played)")
         board = r.board_at(n)
         rack = np.bincount(spec.parse_tiles(events[n].rack), minlength=spec.n_kinds).astype(np.int64)
         U = augmented_bag(spec, board.letters, board.blanks, rack)
@@ -394,7 +413,7 @@ def cmd_best(args) -> int:
                 board.letters, board.blanks, rack, U, max(0, int(U.sum()) - spec.rack_size))
 
         ranking = rank()
-        title = f"{args.gcg} after {n} events, {events[n].nick} to move with {events[n].rack}"
+        title = f"{args.gcg} turn {turn}, {events[n].nick} to move with {events[n].rack}"
     else:
         raise HeuriError("best: give --cgp \"CGP\" or --gcg GAME.gcg")
     if args.why_not is not None:
@@ -1035,7 +1054,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
     p.add_argument("game", nargs="?", help="GCG file (or use --cgp)")
     p.add_argument("--cgp", help="the position, one CGP line")
-    p.add_argument("--turn", type=TURN, help="GCG: show the position after this many event lines (default: all)")
+    p.add_argument("--turn", type=TURN, help="GCG: show the position after turn N (the Nth move of the game, both "
+                   "players counted, as the analysis report numbers them; 0: the empty board; default: the end)")
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
@@ -1046,8 +1066,9 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
-    p.add_argument("--turn", type=TURN, help="GCG: rank the position after this many events (default: the "
-                   "last event that records a rack)")
+    p.add_argument("--turn", type=TURN, help="GCG: rank turn N, the position before the Nth move of the game "
+                   "(both players counted, as the analysis report numbers them), with its rack (default: the "
+                   "last turn whose rack the record gives)")
     p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
