@@ -198,3 +198,16 @@ def test_turn_numbers_are_moves_of_the_game(capsys):
     assert row["move"] == "H11 ALGAE" and row["score"] == 26  # the record's move is greedy's here
     assert main(["best", "--gcg", gcg, "--lang", "en", "--turn", "0"]) == 2
     assert "give 1 to" in capsys.readouterr().err
+
+
+def test_find_move_reads_the_whole_word_form(pack_fr):
+    """Turn 4 of fr/001: p2 plays E3 FILAG. through the E of VERBE; the whole word with the
+    played-through tile in parentheses, or written out, is the same move."""
+    from heuri.eval.explain import find_move, move_terms
+
+    pos = _position(pack_fr, DATA / "gcg" / "fr" / "001.gcg", 3)
+    rk = _rank(pack_fr, pos, "greedy")
+    i = find_move(rk, pack_fr.spec, "E3 FILAG.", pos[0])
+    assert move_terms(rk, pack_fr.spec, i).move == "E3 FILAG." and move_terms(rk, pack_fr.spec, i).score == 20
+    assert find_move(rk, pack_fr.spec, "E3 FILAG(E)", pos[0]) == i
+    assert find_move(rk, pack_fr.spec, "E3 FILAGE", pos[0]) == i
