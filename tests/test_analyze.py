@@ -400,7 +400,8 @@ def test_turns_show_the_engines_top_moves_with_their_terms(real):
                 assert v.played_terms.rank == (r["rank"] or 0) or r["off_list"]
     html = game_html(real["fr/001"])
     assert html.count('<table class="alts">') == sum(r["analysed"] for r in real["fr/001"].rows)
-    assert 'id="terms-legend"' in html and "lanes for the opponent" in html
+    assert 'id="terms-legend"' in html and "<b>bingo next turn</b>" in html
+    assert "lanes for the opponent" not in html  # heuri3 has no lanes term: no column, no legend line
     # turn 2: p2 played 8D VERBE (63rd), heuri3 exchanges: the played move's row is added
     assert re.search(r'<tr class="played"><td class="n">\d+</td><td>8D VERBE <span class="badge played">', html)
     assert html.count('<figure class="choice">') == sum(
