@@ -377,3 +377,59 @@ def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
     assert rc == 1 and "no built es pack" in out and "snakemake --cores 2 es" in out
     assert main(["analyze", str(tmp_path / "nowhere.gcg"), "--out", str(tmp_path / "d")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_turns_show_the_engines_top_moves_with_their_terms(real):
+    """Each analysed turn carries the engine's first five moves as named terms adding up to
+    their equity (the first is the row's best), and the played move's terms (its v); the
+    page draws them with a legend, and the engine's choice on a small board."""
+    from heuri.report import game_html
+
+    for name, g in real.items():
+        for r, v in zip(g.rows, g.views):
+            if not r["analysed"]:
+                assert v.alternatives == [] and v.played_terms is None
+                continue
+            assert len(v.alternatives) == min(5, r["candidates"])
+            assert [a.rank for a in v.alternatives] == list(range(1, len(v.alternatives) + 1))
+            for a in v.alternatives + [v.played_terms]:
+                assert abs(a.total() - a.equity) < 1e-9
+            if not r["endgame"]:
+                assert v.alternatives[0].move == r["best"] and v.alternatives[0].equity == r["best_v"]
+                assert v.played_terms.equity == pytest.approx(r["v"], abs=1e-9)
+                assert v.played_terms.rank == (r["rank"] or 0) or r["off_list"]
+    html = game_html(real["fr/001"])
+    assert html.count('<table class="alts">') == sum(r["analysed"] for r in real["fr/001"].rows)
+    assert 'id="terms-legend"' in html and "<b>bingo next turn</b>" in html
+    assert "lanes for the opponent" not in html  # heuri3 has no lanes term: no column, no legend line
+    # turn 2: p2 played 8D VERBE (63rd), heuri3 exchanges: the played move's row is added
+    assert re.search(r'<tr class="played"><td class="n">\d+</td><td>8D VERBE <span class="badge played">', html)
+    assert html.count('<figure class="choice">') == sum(
+        1 for r, v in zip(real["fr/001"].rows, real["fr/001"].views)
+        if v.best is not None and v.best.kind == 0 and v.best != v.played)
+
+
+def test_partial_racks_are_marked_and_left_out(real):
+    """en/001 gives p2's racks as the tiles played only (``AAEGL`` on turn 6, with 80 tiles in
+    the bag): those turns are marked partial, analysed on those tiles, and left out of the
+    player's figures; the summary counts moves that cost more than 10 points."""
+    from heuri.analyze import COSTLY
+    from heuri.report import game_html
+
+    g = real["en/001"]
+    r6 = g.rows[5]
+    assert (r6["turn"], r6["player"], r6["move"], r6["rack"]) == (6, "p2", "H11 ALGAE", "AAEGL")
+    assert r6["rack_partial"] and "partial rack: the record gives 5 of 7 tiles" in r6["note"]
+    full = [r for r in g.rows if r["rack_known"] and len(r["rack"]) == 7]
+    assert not any(r["rack_partial"] for r in full)
+    s = g.summary()["per_player"]
+    for seat, nick in enumerate(("p1", "p2")):
+        known = [r for r in g.rows if r["seat"] == seat and r["analysed"] and r["rack_known"]
+                 and not r["rack_partial"] and r["equity_lost"] is not None]
+        assert s[nick]["analysed"] == len(known)
+        assert s[nick]["costly_turns"] == [r["turn"] for r in known if r["equity_lost"] > COSTLY]
+        assert s[nick]["points_played"] == sum(r["j"] for r in known if not r["endgame"])
+        assert s[nick]["partial_racks"] == sum(bool(r["rack_partial"]) for r in g.rows if r["seat"] == seat)
+    assert s["p2"]["partial_racks"] > 0
+    html = game_html(g)
+    assert 'badge unknown partial' in html and 'id="summary-help"' in html

@@ -229,7 +229,7 @@ def test_cli_best_json(pack_es, capsys):
 
     from shared_cases import CASES
 
-    rc = main(["best", "--gcg", str(CASES / "es" / "001.gcg"), "--turn", "10", "--json", "--top", "3",
+    rc = main(["best", "--gcg", str(CASES / "es" / "001.gcg"), "--turn", "11", "--json", "--top", "3",
                "--engine", "heuri3"])
     assert rc == 0
     lines = capsys.readouterr().out.strip().splitlines()
@@ -262,7 +262,7 @@ def test_heuri_plays_a_bingo_in_hand_rather_than_pass(capsys):
 
     gcg = Path(__file__).parent / "data" / "es_pass_with_bingo.gcg"
     for engine in ("heuri2", "heuri3"):
-        assert cli.main(["best", "--gcg", str(gcg), "--turn", "14", "--engine", engine,
+        assert cli.main(["best", "--gcg", str(gcg), "--turn", "15", "--engine", engine,
                          "--top", "5000", "--json"]) == 0
         rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
         assert rows[0]["move"] == "E8 JUBIL.RA" and rows[0]["score"] == 84
@@ -493,7 +493,7 @@ def test_heuri3_ranking_is_ordered_by_v_and_starts_with_the_choice(pack_es):
 
 
 def test_cli_best_rows_follow_v(capsys):
-    assert main(["best", "--gcg", "tests/data/es_pass_with_bingo.gcg", "--turn", "12", "--top", "200", "--json",
+    assert main(["best", "--gcg", "tests/data/es_pass_with_bingo.gcg", "--turn", "13", "--top", "200", "--json",
                  "--engine", "heuri3"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(rows) == 200 and rows[0]["move"] == "10H TU[LL].D"

@@ -69,7 +69,7 @@ def test_report_renders_in_chromium(lang, browser, shots, tmp_path):
     # the board of the first turn is the one shown, with 225 squares
     shown = page.locator("section.turn.show")
     assert shown.count() == 1 and shown.get_attribute("data-turn") == "1"
-    board = shown.locator("svg.board")
+    board = shown.locator(".boardbox svg.board")  # the turn's board (the engine's choice has a small one)
     w, h = _box(board)
     assert w > 300 and h > 300
     assert board.locator("rect.sq").count() == 225

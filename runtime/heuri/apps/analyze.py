@@ -48,9 +48,15 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
 
 - ``game`` str: the game's id (file stem, made unique in a batch); ``path`` str; ``lang``
   str; ``lexicon`` str: the word list that answered (the pack's lexicon); ``engine`` str;
-- ``turn`` int: 1-based turn number; ``line`` int: the GCG line; ``player`` str (nick);
+- ``turn`` int: the turn's number, as players number the moves of a game: turn N is the
+  Nth move (play, exchange or pass line) of the record, both players counted, from 1; a
+  withdrawal or a challenge line is not a move (``heuri best --gcg --turn N`` and ``heuri
+  show --turn N`` read the same numbers); ``line`` int: the GCG line; ``player`` str (nick);
   ``seat`` int (0 = first player);
 - ``rack`` str: the rack as recorded ('' when unknown); ``rack_known`` bool;
+  ``rack_partial`` bool: the record gives fewer tiles than a full rack while the bag held
+  more (only the tiles played, or some of the rack): analysed on those tiles, and left out
+  of the figures as an unknown rack is;
 - ``move`` str: the played move (GCG); ``kind`` str: play / exchange / pass;
   ``points`` int: the recorded score of the move; ``withdrawn`` bool: challenged off
   (``--`` line): the turn then scores 0 and keeps the rack;
@@ -79,7 +85,7 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,7 +102,7 @@ if TYPE_CHECKING:  # pragma: no cover
 ROW_SCHEMA: dict[str, str] = {
     "game": "str", "path": "str", "lang": "str", "lexicon": "str", "engine": "str",
     "turn": "int", "line": "int", "player": "str", "seat": "int",
-    "rack": "str", "rack_known": "bool", "move": "str", "kind": "str", "points": "int",
+    "rack": "str", "rack_known": "bool", "rack_partial": "bool", "move": "str", "kind": "str", "points": "int",
     "withdrawn": "bool", "bag": "int", "score": "int", "opp_score": "int", "spread": "int",
     "analysed": "bool", "rank": "int", "candidates": "int",
     "j": "int", "e": "float", "p": "float", "v": "float", "leave": "str", "fish": "bool",
@@ -107,6 +113,14 @@ ROW_SCHEMA: dict[str, str] = {
 }
 
 UNKNOWN_RACK = "rack unknown: analysed on the tiles played"
+PARTIAL_RACK = "partial rack: the record gives {n} of {r} tiles (the bag held more); analysed on those"
+
+#: the engine's moves a turn shows with their terms (the report's alternatives)
+ALTERNATIVES = 5
+
+#: a move that gives up more equity than this against the engine's choice is counted as
+#: costly in the summaries (points)
+COSTLY = 10.0
 
 
 class AnalysisError(HeuriError):
@@ -117,13 +131,19 @@ class AnalysisError(HeuriError):
 class TurnView:
     """What a front end draws for one turn: ``board`` (the :class:`heuri.board.Board`
     after the turn; a withdrawn play is off it again), ``before`` (the board before),
-    ``played`` and ``best`` (:class:`heuri.move.Move` or None), ``row`` (the turn's row)."""
+    ``played`` and ``best`` (:class:`heuri.move.Move` or None), ``row`` (the turn's row);
+    ``alternatives``: the engine's first :data:`ALTERNATIVES` moves as
+    :class:`heuri.eval.explain.MoveTerms` (their equity as named terms), ``played_terms``
+    the played move's (``rank`` 0 when the ranking does not hold it); both empty / None for
+    a turn not analysed."""
 
     before: "Board"
     board: "Board"
     played: "Move | None"
     best: "Move | None"
     row: dict
+    alternatives: list = field(default_factory=list)
+    played_terms: object = None
 
 
 @dataclass
@@ -181,11 +201,22 @@ def player_stats(rows: list[dict]) -> dict:
     equity: the engine's best or a move of the same v, 0..1), ``missed_bingos``, ``missed_bingo_mean`` (mean score of the best
     bingo missed, points; None when none), ``bingos_played``. Turns with an unknown rack
     are left out of every figure but ``turns``, and so are plays not in the lexicon, counted
-    in ``off_list``."""
-    known = [r for r in rows if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]
+    in ``off_list``; and so are partial racks (``rack_partial``, counted in ``partial_racks``).
+    In points: ``costly_moves`` (the turns, ``costly_turns``) that gave up more than
+    :data:`COSTLY` points of equity against the engine's choice; ``points_played`` and
+    ``points_best``: the points the moves played scored on those turns and the points the
+    engine's choices would have scored on the same positions (endgame turns left out)."""
+    known = [r for r in rows if r["analysed"] and r["rack_known"] and not r.get("rack_partial")
+             and r["equity_lost"] is not None]
     lost = float(sum(r["equity_lost"] for r in known))
     missed = [r for r in known if r["missed_bingo"]]
+    costly = [r for r in known if r["equity_lost"] > COSTLY]
+    scored = [r for r in known if not r.get("endgame")]
     return {"turns": len(rows), "analysed": len(known), "equity_lost": round(lost, 4),
+            "costly_moves": len(costly), "costly_turns": [r["turn"] for r in costly],
+            "points_played": int(sum(r["j"] for r in scored)),
+            "points_best": int(sum(r["best_j"] for r in scored)),
+            "partial_racks": sum(bool(r.get("rack_partial")) for r in rows),
             "equity_lost_per_turn": round(lost / len(known), 4) if known else None,
             "agreement": round(sum(r["equity_lost"] == 0 for r in known) / len(known), 4) if known else None,
             "missed_bingos": len(missed),
@@ -419,13 +450,15 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     pass it amounts to. ``off_words``: the words of the play the pack does not hold (the
     turn is then "not in <lexicon>": no rank, no equity lost)."""
     from ..core.move import Exchange, Move, Pass, Placement
+    from ..eval.explain import explain_ranking, move_terms
     from ..eval.probability import augmented_bag
 
     spec = pack.spec
     seat = e.player
     opp = max(t for i, t in enumerate(totals) if i != seat)
     row = {k: None for k in ROW_SCHEMA}
-    row.update(line=e.line, player=e.nick, seat=seat, rack=e.rack, rack_known=bool(e.rack), move=e.move,
+    row.update(line=e.line, player=e.nick, seat=seat, rack=e.rack, rack_known=bool(e.rack), rack_partial=False,
+               move=e.move,
                kind=e.kind, points=e.score, withdrawn=withdrawn, score=totals[seat] + e.score, opp_score=opp,
                analysed=False, endgame=False, endgame_exact=False, note="",
                off_list=bool(off_words) and not withdrawn, off_words=", ".join(off_words))
@@ -457,6 +490,9 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
         return row, view
     if not e.rack:
         _note(row, UNKNOWN_RACK)
+    elif int(rack.sum()) < spec.rack_size and bag > 0:
+        row["rack_partial"] = True
+        _note(row, PARTIAL_RACK.format(n=int(rack.sum()), r=spec.rack_size))
     row["analysed"] = True
     letters, blanks = board.letters, board.blanks
     rk = ev.rank_arrays(letters, blanks, rack, U, bag)
@@ -466,13 +502,17 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     row["rank"] = None if k is None or row["off_list"] else k + 1
     if k is None and not row["off_list"]:
         _note(row, "not a move of the generator")
+    view.alternatives = explain_ranking(rk, spec, ALTERNATIVES)
     if k == 0:
         pj, pe, pp, pv, plv, pf = rk.j[0], rk.e[0], rk.p[0], rk.v[0], rk.leaves[0], rk.fish[0]
+        view.played_terms = view.alternatives[0]
     elif k is not None and rk.revalued[k]:
         pj, pe, pp, pv, plv, pf = rk.j[k], rk.e[k], rk.p[k], rk.v[k], rk.leaves[k], rk.fish[k]
+        view.played_terms = move_terms(rk, spec, k)
     else:  # value the played move alone: δ of the board after it, as the engine would
         one = ev.rank_arrays(letters, blanks, rack, U, bag, moves=rec)
         pj, pe, pp, pv, plv, pf = one.j[0], one.e[0], one.p[0], one.v[0], one.leaves[0], one.fish[0]
+        view.played_terms = replace(move_terms(one, spec, 0), rank=0 if k is None else k + 1)
     best = Move.from_record(rk.moves[0], spec) if len(rk) else Pass()
     row.update(j=int(pj), e=float(pe), p=float(pp), v=float(pv), leave=_leave_text(spec, plv), fish=bool(pf))
     if len(rk):

@@ -307,6 +307,17 @@ def cmd_replay(args) -> int:
     return 1 if tally["with mismatches"] or refused else 0
 
 
+MOVE_KINDS = ("play", "exchange", "pass")
+
+
+def turn_events(events) -> list[int]:
+    """The index in ``events`` (a replay's events, in order) of each turn: turn N (from 1)
+    is the Nth move of the game (a play, exchange or pass line), both players counted; a
+    withdrawal, a challenge bonus or an end-of-game line is not a turn. The analysis
+    report numbers its turns the same way (:mod:`heuri.apps.analyze`, column ``turn``)."""
+    return [i for i, ev in enumerate(events) if ev.kind in MOVE_KINDS]
+
+
 def cmd_show(args) -> int:
     """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
     if args.cgp is not None:
@@ -327,16 +338,22 @@ def cmd_show(args) -> int:
     game = read_gcg_file(args.game)
     spec = _spec(_lang_or_guess(args.lang, game.guess_language(), args.game))
     r = replay(game, spec, end_rule=args.end_rule)
-    n = len(r.steps) if args.turn is None else args.turn
-    if not 0 <= n <= len(r.steps):
-        raise HeuriError(f"{args.game}: --turn {n}: the record has {len(r.steps)} events; give 0 to {len(r.steps)}")
+    turns = turn_events([st.event for st in r.steps])
+    if args.turn is None:
+        n = len(r.steps)
+    else:  # after turn N: up to the next turn (a withdrawal of turn N included)
+        if not 0 <= args.turn <= len(turns):
+            raise HeuriError(f"{args.game}: --turn {args.turn}: the record has {len(turns)} turns (moves); "
+                             f"give 0 to {len(turns)}")
+        n = turns[args.turn] if args.turn < len(turns) else len(r.steps)
     print(r.board_at(n).render())
     print(r.board_at(n).LEGEND)
     totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
     nxt = r.steps[n].event if n < len(r.steps) else None
     if n:
         ev = r.steps[n - 1].event
-        print(f"after event {n} (line {ev.line}): >{ev.nick}: {ev.text().split(': ', 1)[-1]}")
+        done = sum(1 for i in turns if i < n)
+        print(f"after turn {done} (line {ev.line}): >{ev.nick}: {ev.text().split(': ', 1)[-1]}")
     for i, (nick, name) in enumerate(game.players):
         rack = nxt.rack if nxt is not None and nxt.player == i else ""
         mark = "*" if nxt is not None and nxt.player == i else " "
@@ -357,8 +374,12 @@ def cmd_best(args) -> int:
     opts = engine_options(args.engine, args.k, args.top_n, args.exact, penalty=not args.no_penalty)
     if args.cgp is not None:
         pack, pos = _cgp_position(args)
-        ranking = make_evaluator(pack, args.engine, **opts).rank(pos)
+        def rank(**more):
+            return make_evaluator(pack, args.engine, **opts, **more).rank(pos)
+
+        ranking = rank()
         title = "CGP position"
+        board = pos.board
     elif args.gcg:
         from ..formats.gcg import read_gcg_file, replay
         from ..core.pack import pack_for_record
@@ -369,28 +390,37 @@ def cmd_best(args) -> int:
         spec = pack.spec
         r = replay(game, spec)
         events = [st.event for st in r.steps]
+        turns = turn_events(events)
         if args.turn is None:
-            with_rack = [i for i, ev in enumerate(events) if ev.rack and ev.kind in ("play", "exchange", "pass")]
+            with_rack = [k for k, i in enumerate(turns) if events[i].rack]
             if not with_rack:
                 raise HeuriError(f"{args.gcg}: no event records a rack; cannot rank a position")
-            n = with_rack[-1]
+            turn = with_rack[-1] + 1
         else:
-            n = args.turn
-        if not 0 <= n < len(events):
-            raise HeuriError(f"{args.gcg}: --turn {n}: the record has {len(events)} events; give 0 to "
-                             f"{len(events) - 1} (the position after N events, with the rack the next event records)")
+            turn = args.turn
+        if not 1 <= turn <= len(turns):
+            raise HeuriError(f"{args.gcg}: --turn {turn}: the record has {len(turns)} turns (moves, both players "
+                             f"counted); give 1 to {len(turns)} (the position before that move, with its rack)")
+        n = turns[turn - 1]
         if not events[n].rack:
-            raise HeuriError(f"{args.gcg}: --turn {n}: the position after {n} events needs the rack of "
-                             f"event {n + 1}, which the record does not give")
+            raise HeuriError(f"{args.gcg}: --turn {turn}: the record does not give the rack of turn {turn} "
+                             f"(line {events[n].line}: only the tiles played)")
         board = r.board_at(n)
         rack = np.bincount(spec.parse_tiles(events[n].rack), minlength=spec.n_kinds).astype(np.int64)
         U = augmented_bag(spec, board.letters, board.blanks, rack)
-        ranking = make_evaluator(pack, args.engine, **opts).rank_arrays(
-            board.letters, board.blanks, rack, U, max(0, int(U.sum()) - spec.rack_size))
-        title = f"{args.gcg} after {n} events, {events[n].nick} to move with {events[n].rack}"
+        def rank(**more):
+            return make_evaluator(pack, args.engine, **opts, **more).rank_arrays(
+                board.letters, board.blanks, rack, U, max(0, int(U.sum()) - spec.rack_size))
+
+        ranking = rank()
+        title = f"{args.gcg} turn {turn}, {events[n].nick} to move with {events[n].rack}"
     else:
         raise HeuriError("best: give --cgp \"CGP\" or --gcg GAME.gcg")
+    if args.why_not is not None:
+        return _why_not(args, pack.spec, ranking, board, title, rank)
     rows = ranking.rows(pack.spec, args.top)
+    if args.explain:
+        return _explain_table(args, pack.spec, ranking, rows, title)
     try:
         if args.json:
             for row in rows:
@@ -409,6 +439,146 @@ def cmd_best(args) -> int:
                           "fish" if row["fish"] else "")
             Console().print(t)
     except BrokenPipeError:  # `heuri best ... | head`
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def _fmt_term(x: float) -> str:
+    """A term in points, signed, 2 decimals (``+15.27``, ``−4.66`` with a plain minus)."""
+    return f"{x:+.2f}" if abs(x) >= 0.005 else "0.00"
+
+
+def _print_legend(con, used: list[str]) -> None:
+    """The legend of the explained columns: each term's heading and what it means."""
+    from ..eval.explain import TERMS
+
+    con.print("Legend (all in points; equity = the sum of the terms, the engine ranks by it):", highlight=False)
+    for key, head, text in TERMS:
+        if key in used:
+            con.print(escape(f"  {head}: {text}"), highlight=False)
+    con.print(escape("  bingo %: the chance of a bingo next turn."), highlight=False)
+    if "lanes" in used:
+        con.print(escape("  '?' in lanes: not computed; the engine re-values only the placements that "
+                         "could still beat its choice with the board after them."), highlight=False)
+
+
+def _used_terms(terms) -> list[str]:
+    """The terms shown: score and bingo always, the others where a move has them."""
+    from ..eval.explain import TERM_KEYS
+
+    return [k for k in TERM_KEYS if k in ("score", "bingo") or any(getattr(t, k) != 0 for t in terms)
+            or (k == "lanes" and not all(t.lanes_known for t in terms))]
+
+
+def _explain_table(args, spec, ranking, rows, title) -> int:
+    """``heuri best --explain``: each ranked move's equity as its named terms, with a legend;
+    (--json) each row of :meth:`Ranking.rows` gains ``terms`` (:meth:`MoveTerms.as_dict`)."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..eval.explain import TERMS, explain_ranking
+
+    terms = explain_ranking(ranking, spec, args.top)
+    try:
+        if args.json:
+            for row, t in zip(rows, terms):
+                sys.stdout.write(json.dumps({**row, "terms": t.as_dict()}, ensure_ascii=False) + "\n")
+            return 0
+        used = _used_terms(terms)
+        heads = dict((k, h) for k, h, _ in TERMS)
+        con = Console()
+        t = Table(title=escape(f"{args.engine}: {title}, each move's equity as its terms"))
+        t.add_column("#", justify="right")
+        t.add_column("move")
+        t.add_column("leave")
+        for k in used:
+            t.add_column(heads[k], justify="right")
+            if k == "bingo":
+                t.add_column("bingo %", justify="right")
+        t.add_column("= equity", justify="right")
+        for m in terms:
+            cells = [str(m.rank), escape(m.move), escape(m.leave_tiles)]
+            for k in used:
+                x = getattr(m, k)
+                cells.append(f"{x:.0f}" if k == "score" else ("?" if k == "lanes" and not m.lanes_known
+                                                             else _fmt_term(x)))
+                if k == "bingo":
+                    cells.append(f"{100 * m.bingo_probability:.0f}%")
+            cells.append(f"{m.equity:.2f}")
+            t.add_row(*cells)
+        con.print(t)
+        _print_legend(con, used)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def why_not_lines(best, other, engine: str) -> list[str]:
+    """Plain sentences saying why ``engine`` ranks ``best`` (:class:`heuri.eval.explain.
+    MoveTerms`, its choice) above ``other``: the equity gap and the terms that make it,
+    largest first."""
+    from ..eval.explain import TERMS
+
+    heads = dict((k, h) for k, h, _ in TERMS)
+    d = best.difference(other)
+    if best.rank == other.rank:
+        return [f"{other.move} is {engine}'s choice."]
+    out = [f"{engine} prefers {best.move} (equity {best.equity:.2f}) to {other.move} "
+           f"(equity {other.equity:.2f}, ranked {other.rank}): {d['equity']:.2f} points more."]
+    parts = sorted(((k, d[k]) for k, _, _ in TERMS if abs(d[k]) >= 0.005), key=lambda kv: -abs(kv[1]))
+    for k, x in parts:
+        who = best.move if x > 0 else other.move
+        out.append(f"  {heads[k]}: {abs(x):.2f} points in favour of {who}")
+    return out
+
+
+def _why_not(args, spec, ranking, board, title, rerank) -> int:
+    """``heuri best --why-not MOVE``: the move's terms beside the engine's choice, and the
+    difference per term; (--json) one object: ``choice``, ``move`` (:meth:`MoveTerms.as_dict`)
+    and ``difference`` (choice − move, per term and ``equity``)."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..eval.explain import TERMS, find_move, move_terms
+
+    i = find_move(ranking, spec, args.why_not, board)
+    if not move_terms(ranking, spec, i).lanes_known:
+        # a placement the engine did not re-value with the board after it: rank again with
+        # every placement re-valued (the same choice), so that its lanes term is computed
+        ranking = rerank(exact=True)
+        i = find_move(ranking, spec, args.why_not, board)
+    best, other = move_terms(ranking, spec, 0), move_terms(ranking, spec, i)
+    d = best.difference(other)
+    try:
+        if args.json:
+            sys.stdout.write(json.dumps({"choice": best.as_dict(), "move": other.as_dict(),
+                                         "difference": {k: round(x, 4) for k, x in d.items()}},
+                                        ensure_ascii=False) + "\n")
+            return 0
+        con = Console()
+        used = _used_terms([best, other])
+        t = Table(title=escape(f"{args.engine}: {title}: why not {other.move}?"))
+        t.add_column("term")
+        t.add_column(escape(f"{best.move} (choice)"), justify="right")
+        t.add_column(escape(f"{other.move} (#{other.rank})"), justify="right")
+        t.add_column("difference", justify="right")
+        t.add_row("leave", escape(best.leave_tiles), escape(other.leave_tiles), "")
+        heads = dict((k, h) for k, h, _ in TERMS)
+        for k in used:
+            t.add_row(heads[k], _fmt_term(getattr(best, k)), _fmt_term(getattr(other, k)), _fmt_term(d[k]))
+            if k == "bingo":
+                t.add_row("bingo %", f"{100 * best.bingo_probability:.0f}%",
+                          f"{100 * other.bingo_probability:.0f}%", "")
+        t.add_row("= equity", f"{best.equity:.2f}", f"{other.equity:.2f}", _fmt_term(d["equity"]))
+        con.print(t)
+        for line in why_not_lines(best, other, args.engine):
+            con.print(escape(line), highlight=False)
+        _print_legend(con, used)
+    except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")
     return 0
 
@@ -723,15 +893,24 @@ def cmd_analyze(args) -> int:
         con.print(escape(f"lexicon: {lex}" + (f"; {_count(off, 'move')} not in it (not scored, left out of the "
                                                 f"figures)" if off else "")), highlight=False)
     t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
-    for col in ("player", "games", "turns", "lost/turn", "lost/game", "missed bingos/game", "agreement"):
+    from .analyze import COSTLY
+
+    for col in ("player", "games", "moves", "points", "engine's points", f"costing >{COSTLY:g}/game",
+                "given up/move", "given up/game", "missed bingos/game", "agreement"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for p in batch_tables(res.summaries, res.rows)["players"]:
         f = (lambda x, d=2: "" if x is None else f"{x:.{d}f}")
-        t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), f(p["equity_lost_per_turn"]),
+        t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), str(p["points_played"]), str(p["points_best"]),
+                  f(p["costly_moves_per_game"]), f(p["equity_lost_per_turn"]),
                   f(p["equity_lost_per_game"], 1), f(p["missed_bingos_per_game"]),
                   "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
     if res.summaries:
         con.print(t)
+        con.print(escape(f"points: what the analysed moves scored; engine's points: what the engine's choices would "
+                         f"have scored in the same positions; costing >{COSTLY:g}: moves that gave up more than "
+                         f"{COSTLY:g} points of equity against the engine's choice; given up: the equity of the "
+                         f"engine's choice minus that of the move played, in points, a move and added up over a "
+                         f"game (not points lost on the scoreboard)."), highlight=False)
     kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
               f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
@@ -1006,7 +1185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
     p.add_argument("game", nargs="?", help="GCG file (or use --cgp)")
     p.add_argument("--cgp", help="the position, one CGP line")
-    p.add_argument("--turn", type=TURN, help="GCG: show the position after this many event lines (default: all)")
+    p.add_argument("--turn", type=TURN, help="GCG: show the position after turn N (the Nth move of the game, both "
+                   "players counted, as the analysis report numbers them; 0: the empty board; default: the end)")
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_show)
@@ -1017,8 +1197,9 @@ def build_parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
     src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
-    p.add_argument("--turn", type=TURN, help="GCG: rank the position after this many events (default: the "
-                   "last event that records a rack)")
+    p.add_argument("--turn", type=TURN, help="GCG: rank turn N, the position before the Nth move of the game "
+                   "(both players counted, as the analysis report numbers them), with its rack (default: the "
+                   "last turn whose rack the record gives)")
     p.add_argument("--engine", choices=FRONT_END_ENGINES, default=DEFAULT_ENGINE,
                    help=f"the evaluator (default {DEFAULT_ENGINE})")
     p.add_argument("--top", type=TOP, default=10, help="candidates to print (default 10)")
@@ -1029,6 +1210,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top-n", type=TOP, default=None, help="heuri3-5: placements re-valued with δ after the move (default 20)")
     p.add_argument("--exact", action="store_true", help="heuri3-5: re-value every placement with δ after the move")
     p.add_argument("--no-penalty", action="store_true", help="heuri1: no defensive penalty d")
+    p.add_argument("--explain", action="store_true", help="each move's equity as named terms (points, bingo "
+                   "next turn, lanes for the opponent, leave quality, next rack's scoring power) with a legend")
+    p.add_argument("--why-not", metavar="MOVE", help="the terms of MOVE (GCG: '8D VERBE', '-V') beside the "
+                   "engine's choice, and the difference per term")
     p.set_defaults(func=cmd_best)
 
     p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")

@@ -27,6 +27,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 COLOURS = ("#1f6fb4", "#d1495b", "#2a9d55", "#8d5fd3")
 
+from .analyze import COSTLY  # noqa: E402  (the summaries' threshold, points)
+
 
 @lru_cache(maxsize=1)
 def _env():
@@ -139,12 +141,33 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
         second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
             else None
         label = f"turn {r['turn']}: {r['player']} {r['move']}"
+        # the engine's choice drawn on its own small board (the board before the turn, with it)
+        choice = None
+        if isinstance(v.best, Placement) and (v.played is None or v.best != v.played):
+            choice = board_svg(v.before.play(v.best), played=v.best, cell=16,
+                               label=f"turn {r['turn']}: {g.engine} plays {r.get('best') or ''}")
+        alts = list(v.alternatives)
+        pt = v.played_terms
+        extra = pt if pt is not None and not any(a.rank == pt.rank and pt.rank for a in alts) else None
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
-                                                  label=label)})
+                                                  label=label),
+                      "choice_svg": choice, "alternatives": alts, "played_terms": pt, "played_extra": extra})
     summary = g.summary()
     return _env().get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g),
-                                                   index_href=index_href, formula=equity_formula(g.engine))
+                                                   index_href=index_href, formula=equity_formula(g.engine),
+                                                   terms=used_terms(g), costly=COSTLY)
+
+
+def used_terms(g: "GameAnalysis") -> list[str]:
+    """The keys of :data:`heuri.eval.explain.TERMS` the report's tables show for ``g``:
+    score and bingo always, the others where an alternative or a played move has them
+    (or, for the lanes, where one was not computed)."""
+    from ..eval.explain import TERM_KEYS
+
+    ts = [t for v in g.views for t in list(v.alternatives) + ([v.played_terms] if v.played_terms else [])]
+    return [k for k in TERM_KEYS if k in ("score", "bingo") or any(getattr(t, k) != 0 for t in ts)
+            or (k == "lanes" and any(not t.lanes_known for t in ts))]
 
 
 def equity_formula(engine: str) -> str:
@@ -175,7 +198,8 @@ def equity_formula(engine: str) -> str:
 def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
     """The figures of the batch page: ``players`` (one dict a player nick: games, turns
     analysed, equity lost a turn and a game, missed bingos a game and their mean value,
-    agreement, ``worst``: the five analysed turns with the largest equity lost) and
+    agreement, moves that gave up more than :data:`COSTLY` points a game, ``worst``: the five
+    analysed turns with the largest equity lost) and
     ``games`` (the per-game summaries)."""
     from .analyze import player_stats
 
@@ -187,12 +211,14 @@ def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
     for nick, games in sorted(by.items()):
         rs = [r for r in rows if r["player"] == nick and r["game"] in games]
         st = player_stats(rs)
-        known = [r for r in rs if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None]
+        known = [r for r in rs if r["analysed"] and r["rack_known"] and not r.get("rack_partial")
+                 and r["equity_lost"] is not None]
         worst = sorted(known, key=lambda r: (-r["equity_lost"], r["game"], r["turn"]))[:5]
         n = len(games)
         players.append({"nick": nick, "games": n, **st,
                         "equity_lost_per_game": round(st["equity_lost"] / n, 2) if n else None,
                         "missed_bingos_per_game": round(st["missed_bingos"] / n, 2) if n else None,
+                        "costly_moves_per_game": round(st["costly_moves"] / n, 2) if n else None,
                         "worst": [{k: r[k] for k in ("game", "turn", "move", "rack", "best", "equity_lost")}
                                   for r in worst]})
     return {"players": players, "games": summaries}
@@ -206,6 +232,6 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
     off = [s.get("off_list") or 0 for s in summaries]
     return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
-                                                    engine=engine, formula=equity_formula(engine),
+                                                    engine=engine, formula=equity_formula(engine), costly=COSTLY,
                                                     lexicons=lexicons, off=sum(off),
                                                     off_games=sum(k > 0 for k in off))

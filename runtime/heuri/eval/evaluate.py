@@ -62,7 +62,12 @@ class Ranking:
 
     - ``moves``: (n,) MOVE_DTYPE records; ``j`` (n,) int64 points; ``e``, ``p``, ``v`` (n,)
       float64; ``leaves`` (n, L+1) uint8; ``fish`` (n,) bool (e > j); ``revalued`` (n,)
-      bool (Heuri_3: e and p computed with δ of the board after the move).
+      bool (Heuri_3: e and p computed with δ of the board after the move); ``terms``: name →
+      (n,) float64 points, the parts of v besides j and e (``leave``: − the next rack's
+      playability cost; ``lanes``: − the weighted change of the opponent's bingo
+      expectation; ``power``: the next rack's scoring power; ``blank``: a kept blank's
+      later bingo chance; ``defence``: − Heuri_1's defensive penalty). Empty for greedy,
+      heuri2 and heuri3.
     """
 
     moves: np.ndarray
@@ -73,6 +78,9 @@ class Ranking:
     leaves: np.ndarray
     fish: np.ndarray
     revalued: np.ndarray
+    #: the value's other named terms, points, each (n,) float64 in the ranking's order, so
+    #: that ``v = j + e + Σ terms`` (:mod:`heuri.eval.explain` names them for a player)
+    terms: dict = None
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -378,10 +386,12 @@ class Evaluator:
         v = j + e - extra.get("d", 0.0)
         rev = np.zeros(len(moves), bool)
         order = np.lexsort((np.arange(len(moves)), -v))
-        if "refine" in extra:
+        if "refine" in extra:  # fills the lanes term of the placements it re-values
             order, e, p, v, rev = extra["refine"](order, e, p, v)
+        terms = {name: np.broadcast_to(np.asarray(x, np.float64), (len(moves),))[order]
+                 for name, x in extra.get("terms", {}).items()}
         return Ranking(moves[order], j[order], e[order], p[order], v[order], lv[order],
-                       (e > j)[order], rev[order])
+                       (e > j)[order], rev[order], terms)
 
     def best_record(self, letters, blanks, rack, unseen=None, bag_size=None, rules=None):
         """The best candidate's MOVE_DTYPE record (see :meth:`rank_arrays`)."""
@@ -446,6 +456,7 @@ class Heuri1(Evaluator):
         extra = {}
         if self.penalty:
             extra["d"] = defensive_penalty(spec, letters, moves)
+            extra["terms"] = {"defence": -extra["d"]}
         return e, p, extra
 
 
@@ -517,13 +528,19 @@ class Heuri3(Evaluator):
             e = (1 - q) * e_d + q * e_all
             p = (1 - q) * p_d + q * p_all
         cost = self._leave_cost(rack, U, bag_size, li)  # None, or (n,) points subtracted from v
+        terms = {} if cost is None else {"leave": -cost}
         fut = self._blank_future(rack, bag_size, lv, e_tab, p_tab, li)
         if fut is not None:  # a kept blank's bingo chance on the turn after next (Heuri4)
             cost = -fut if cost is None else cost - fut
+            terms["blank"] = fut
         pw = self._tile_power(rack, U, bag_size, lv, p_tab, li)
         if pw is not None:  # the next non-bingo move's scoring power of the tiles kept (Heuri4)
             cost = -pw if cost is None else cost - pw
-        base = {} if cost is None else {"d": cost}
+            terms["power"] = pw
+        lanes_term = np.zeros(len(moves))  # − w_opp·Δe_opp, set where a placement is re-valued
+        if opp_w > 0:
+            terms["lanes"] = lanes_term
+        base = {"terms": terms} if cost is None else {"d": cost, "terms": terms}
         if self.top == 0 and not self.exact:
             # nothing to re-value: every move by δ of the current board (the re-valued
             # moves' ranking below would put the exchanges and the pass above every placement)
@@ -591,6 +608,7 @@ class Heuri3(Evaluator):
                         e[i] = ed[i] if q == 0 else (1 - q) * ed[i] + q * e_all[i]
                         p[i] = pd[i] if q == 0 else (1 - q) * pd[i] + q * p_all[i]
                     v[i] = moves["score"][i] + e[i] - d_opp - (0.0 if cost is None else cost[i])
+                    lanes_term[i] = -d_opp
 
             for i in chosen:
                 if bound is not None:

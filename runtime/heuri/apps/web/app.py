@@ -368,6 +368,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         Route("/api/position", endpoint(svc.position), methods=["POST"]),
         Route("/api/moves", endpoint(svc.moves), methods=["POST"]),
         Route("/api/best", endpoint(svc.best), methods=["POST"]),
+        Route("/api/explain", endpoint(svc.explain), methods=["POST"]),
         Route("/api/preview", endpoint(svc.preview), methods=["POST"]),
         Route("/api/game", endpoint(svc.game), methods=["POST"]),
         Route("/api/play", endpoint(svc.play_new), methods=["POST"]),

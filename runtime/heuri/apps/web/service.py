@@ -546,6 +546,45 @@ class Service:
                 "rows": rows,
                 "warning": self._warning(req, pack)}
 
+    def explain(self, req: dict) -> dict:
+        """``{lang, cgp, engine, top, k, top_n, exact, move}`` → ``{lang, engine, count, terms,
+        why_not, legend, warning}``: each of the first ``top`` moves of :meth:`best`'s ranking
+        (the same evaluator and options) as its named terms (``terms``: a list of
+        :meth:`heuri.eval.explain.MoveTerms.as_dict`, points, adding up to ``equity``);
+        with ``move`` (GCG text, ``8D VERBE``, ``-V``), ``why_not`` is ``{choice, move,
+        difference}``: that move's terms, the engine's choice's, and choice − move per term
+        (a placement the engine did not re-value with the board after it is re-valued for
+        the answer); otherwise None. ``legend``: ``[[key, heading, sentence]]``
+        (:data:`heuri.eval.explain.TERMS`, English). A move that is not legal here is a 400."""
+        from ...eval.evaluate import engine_options
+        from ...eval.explain import TERMS, explain_ranking, find_move, move_terms
+
+        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact", "move"), "explain")
+        engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
+        top = _int(req, "top", 10, 1, MAX_ROWS)
+        k = _num(req, "k", *K_RANGE)
+        top_n = _int(req, "top_n", 20, 1, 10_000) if req.get("top_n") is not None else None
+        opts = engine_options(engine, k, top_n, _bool(req, "exact"))
+        move = _text(req, "move", required=False, limit=200) if req.get("move") not in (None, "") else None
+        pack, pos = self._position(req)
+        spec = pack.spec
+        with self._evaluator(pack, engine, **opts) as ev:
+            ranking = ev.rank(pos)
+        terms = [t.as_dict() for t in explain_ranking(ranking, spec, top)]
+        why = None
+        if move is not None:
+            i = find_move(ranking, spec, move, pos.board)
+            if not move_terms(ranking, spec, i).lanes_known:
+                with self._evaluator(pack, engine, **{**opts, "exact": True}) as ev:
+                    ranking = ev.rank(pos)
+                i = find_move(ranking, spec, move, pos.board)
+            best, other = move_terms(ranking, spec, 0), move_terms(ranking, spec, i)
+            why = {"choice": best.as_dict(), "move": other.as_dict(),
+                   "difference": {key: round(x, 4) for key, x in best.difference(other).items()}}
+        return {"lang": spec.code, "lexicon": spec.lexicon, "engine": engine, "count": len(ranking),
+                "terms": terms, "why_not": why, "legend": [list(x) for x in TERMS],
+                "warning": self._warning(req, pack)}
+
     def preview(self, req: dict) -> dict:
         """``{lang, cgp, move}`` → the move checked for the player to move (board, rack and
         word list) and drawn: ``{move, score, words, svg, lanes, lane_squares, cgp_after,

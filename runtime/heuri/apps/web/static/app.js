@@ -186,6 +186,7 @@ function clearMoves() {
   $("#moves tbody").textContent = "";
   $("#moves-count").textContent = "";
   $("#preview").hidden = true;
+  if (window.Explain) Explain.reset();
 }
 
 async function rank() {
@@ -210,6 +211,8 @@ async function rank() {
     });
     $("#moves-count").textContent = `${d.count} candidates (${d.engine}, lexicon ${d.lexicon}); the first ${d.rows.length} shown. ` +
       "Click a move to see it on the board.";
+    if (window.Explain) Explain.ranked({ lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
+                                         engine: $("#engine").value, top: 100 });
   } catch (e) { positionError(e); }
 }
 
@@ -218,6 +221,7 @@ async function preview(i) {
   const m = S.rows[i];
   document.querySelectorAll("#moves tr.on").forEach((t) => t.classList.remove("on"));
   document.querySelector(`#moves tr[data-i="${i}"]`).classList.add("on");
+  if (window.Explain) Explain.select(i);
   if (m.move.startsWith("-")) {  // an exchange or the pass: nothing to draw
     S.preview = null; drawPosition(S.position.svg);
     $("#preview").hidden = false; $("#apply").hidden = true;
