@@ -365,3 +365,35 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
         else:
             tiles.append(tid); new.append(True); blank.append(lower)
     return Placement(row, col, across, tuple(tiles), tuple(new), tuple(blank))
+
+
+def line_text(moves, spec: "LanguageSpec", board: "Board | None" = None, coords: str = "standard") -> str:
+    """A sequence of moves (an endgame's principal variation) as :func:`move_text` writes
+    each, space-separated; with ``board`` (the position's board), each move is written on
+    the board the earlier ones leave, so that played-through blanks show lower case."""
+    out = []
+    for m in moves:
+        out.append(move_text(m, spec, board, coords))
+        if board is not None and isinstance(m, Placement):
+            board = board.play(m)
+    return " ".join(out)
+
+
+def recoord(text: str, coords: str = "standard", size: int = 15) -> str:
+    """A move text in standard coordinates (``8G CA(RR)OÑE``, GCG ``8G CA.OÑE``) with its
+    coordinate written in ``coords`` (``"fisf"``: ``H7 CA(RR)OÑE``); the word is kept as
+    it is. Text that does not start with a standard coordinate (``-QV``, ``pass``, empty)
+    is returned unchanged. For moves stored as text (an analysis table) shown in another
+    notation.
+
+    >>> recoord("8G CA(RR)OÑE", "fisf"), recoord("G8 CASA", "fisf"), recoord("-QV", "fisf")
+    ('H7 CA(RR)OÑE', '7H CASA', '-QV')
+    """
+    if coords == "standard" or not text:
+        return text
+    head, sep, word = text.partition(" ")
+    try:
+        row, col, across = parse_coord(head, size)
+    except MoveError:
+        return text
+    return f"{format_coord(row, col, across, coords)}{sep}{word}"
