@@ -239,9 +239,22 @@ def move_text(move: Move, spec: "LanguageSpec", board: "BoardView | None" = None
     bare = all(_reads_back(run, spec) for _, run in runs)
     parts = []
     for through, run in runs:
-        body = "".join(_bare(sp, lo) if bare or len(sp) == 1 else f"[{_bare(sp, lo)}]" for sp, lo in run)
+        body = "".join(_bare(sp, lo) if bare else _bracketed(run, k, spec) for k, (sp, lo) in enumerate(run))
         parts.append(f"({body})" if through else body)
     return f"{format_coord(move.row, move.col, move.across, coords)} {''.join(parts)}"
+
+
+def _bracketed(run, k: int, spec) -> str:
+    """Tile ``k`` of a run in GCG's reading (a word with brackets reads every unbracketed
+    letter as one tile): a multi-letter tile bracketed, and a letter that would join the
+    one before it into a longer tile (C then H) bracketed too, so that the word has at
+    least one bracket and says where its tiles are."""
+    sp, lo = run[k]
+    if len(sp) > 1:
+        return f"[{_bare(sp, lo)}]"
+    if k and any(len(t) > 1 and t.startswith(run[k - 1][0] + sp) for t in spec.tiles):
+        return f"[{_bare(sp, lo)}]"
+    return _bare(sp, lo)
 
 
 def _reads_back(run, spec) -> bool:
@@ -259,9 +272,10 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
     (``8G CA(RR)OÑE``; ``H7 CA(RR)OÑE`` with ``coords="fisf"``) or GCG (``8G CA.OÑE``,
     ``8G CA[RR]OÑE``, letters on the board written out); ``-QV``, ``-4``, ``-`` or ``pass``.
 
-    Letters in parentheses are tiles already on the board; unbracketed letters are read
-    longest tile first, one case per tile (``RR`` is the RR tile, ``[R]R`` or ``R[R]`` two R
-    tiles); ``[..]`` brackets a multi-letter tile as in GCG; lower case is a blank.
+    Letters in parentheses are tiles already on the board; lower case is a blank. A word
+    without brackets is read as players read it, longest tile first, one case per tile
+    (``CARRO``: C A RR O); a word with a bracket is read as GCG, ``[..]`` a multi-letter tile
+    and every other letter one tile (``CA[RR]O``; ``R[R]`` is two R tiles).
     ``board`` (the board before the move) is checked against: a parenthesised or ``.``
     square must hold that tile, a letter outside parentheses on an occupied square must
     match it (it is then played through). Without ``board`` the parentheses alone say which
@@ -301,10 +315,18 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
     # Tokens: (spelling or ".", lower, in parentheses).
     toks: list[tuple[str, bool, bool]] = []
     inside, i, plain = False, 0, ""
+    gcg_reading = "[" in word  # brackets: every unbracketed letter is one tile, as in GCG
 
     def flush():
         nonlocal plain
-        toks.extend((sp, lo, inside) for sp, lo in _greedy(plain, spec, what))
+        if gcg_reading:
+            for k, ch in enumerate(plain):
+                case = check_spelling(ch)
+                if case is None or ch.upper() not in spec.tiles:
+                    raise MoveError(f"{what}: {ch!r} in {word!r} is not a tile of {spec.name}", "malformed-play")
+                toks.append((ch.upper(), case == "lower", inside))
+        else:
+            toks.extend((sp, lo, inside) for sp, lo in _greedy(plain, spec, what))
         plain = ""
 
     while i < len(word):
