@@ -179,3 +179,44 @@ def test_line_text_plays_each_move_on_the_board_before_the_next():
     second = Move.from_gcg("D7 B.D", b.play(first), en)
     assert line_text([first, second], en, b) == "8D aT D7 B(a)D"
     assert line_text([first, Pass()], en, b, "fisf") == "H4 aT pass"
+
+
+# -- the web API -----------------------------------------------------------------------------------
+WEB_GAME = __import__("pathlib").Path(__file__).parent / "data" / "es_pass_with_bingo.gcg"
+OPENING = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEIRS[CH]?/ 0/0 0"
+
+
+@pytest.fixture(scope="module")
+def web(pack_es):
+    pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e .[web])")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    with TestClient(create_app(Service(packs={"es": pack_es}), port=8765), base_url="http://127.0.0.1:8765") as c:
+        yield c
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_web_answers_carry_the_word_beside_the_move(web):
+    d = web.post("/api/game", json={"gcg": WEB_GAME.read_text(encoding="utf-8"), "name": WEB_GAME.name,
+                                    "coords": "fisf"}).json()
+    shown = [(t["move"], t["word"]) for t in d["turns"]]
+    assert shown[1] == ("K4 ALBR.CIE", "11D ALBR(I)CIE") and shown[3] == ("H1 HE[RR].", "8A HERR(E)")
+    assert shown[9] == ("A9 ASE[CH].DO", "1I ASECH(A)DO") and shown[14] == ("-", "pass")
+    cgp = next(t for t in d["turns"] if t["rack"] == "ABDJ[LL]TU")["cgp"]
+    rows = web.post("/api/best", json={"lang": "es", "cgp": cgp, "top": 2, "engine": "heuri3",
+                                       "coords": "fisf"}).json()["rows"]
+    assert [(r["move"], r["word"], r["score"]) for r in rows] == [("10H TU[LL].D", "J8 TULL(I)D", 29),
+                                                                 ("1N JU", "A14 JU", 36)]
+    moves = web.post("/api/moves", json={"lang": "es", "cgp": cgp, "top": 1}).json()["moves"]
+    assert (moves[0]["move"], moves[0]["word"]) == ("E9 [LL]AJU.", "E9 LLAJU(A)")  # the top score
+    # a move typed as people write it, in FISF: the same move as GCG's 8D [CH]IScARE
+    p = web.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": "H4 CHIScARE", "coords": "fisf"}).json()
+    assert (p["move"], p["word"], p["score"]) == ("8D [CH]IScARE", "H4 CHIScARE", 80)
+    r = web.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": "8D CHIScARE", "coords": "french"})
+    assert r.status_code == 400 and "coords: 'french'; choose one of standard, fisf" in r.text

@@ -187,6 +187,20 @@ def _text(req: dict, name: str, required: bool = True, limit: int | None = MAX_T
     return v
 
 
+def _coords(req: dict) -> str:
+    """The request's ``coords``: ``"standard"`` (default) or ``"fisf"`` (heuri.move.COORDS)."""
+    from ...core.move import COORDS
+
+    return _choice(req, "coords", COORDS, "standard")
+
+
+def _word(move, spec, board, coords: str = "standard") -> str:
+    """A move as people read it (:func:`heuri.formats.render.move_text`)."""
+    from ...formats.render import move_text
+
+    return move_text(move, spec, board, coords)
+
+
 def _choice(req: dict, name: str, options, default: str) -> str:
     v = req.get(name)
     if v is None or v == "":
@@ -498,16 +512,18 @@ class Service:
                 **_lanes(pack, b), "warning": self._warning(req, pack)}
 
     def moves(self, req: dict) -> dict:
-        """``{lang, cgp, top}`` → ``{lang, count, moves: [{move, score, tiles_played, leave}],
-        warning}``: the rows of ``heuri moves --json`` (best score first, the generator's
+        """``{lang, cgp, top, coords}`` → ``{lang, count, moves: [{move, word, score,
+        tiles_played, leave}], warning}``: the rows of ``heuri moves --json`` (``move`` GCG,
+        ``word`` as people read it in ``coords``; best score first, the generator's
         order on ties), the first ``top`` (default all, at most :data:`MAX_ROWS`);
         ``warning`` (None or a sentence): the CGP's ``lex`` names a word list other than
         the answering pack's (:func:`heuri.cgp.lexicon_warning`)."""
         from ...core.move import Move, format_rack
         from ...core.movegen import leaves
 
-        _fields(req, ("lang", "lexicon", "cgp", "top"), "moves")
+        _fields(req, ("lang", "lexicon", "cgp", "top", "coords"), "moves")
         top = _int(req, "top", MAX_ROWS, 1, MAX_ROWS)
+        coords = _coords(req)
         pack, pos = self._position(req)
         spec = pack.spec
         moves = pos.moves(pack)
@@ -516,19 +532,21 @@ class Service:
         rows = []
         for k, i in enumerate(order):
             leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[k, t]))], spec)
-            rows.append({"move": Move.from_record(moves[i], spec).gcg(spec), "score": int(moves[i]["score"]),
+            m = Move.from_record(moves[i], spec)
+            rows.append({"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "score": int(moves[i]["score"]),
                          "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
         return {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
                 "warning": self._warning(req, pack)}
 
     def best(self, req: dict) -> dict:
-        """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{lang, engine, count, rows: [{move,
-        score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
+        """``{lang, cgp, engine, top, k, top_n, exact, coords}`` → ``{lang, engine, count, rows: [{move,
+        word, score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
         same evaluator, options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`,
         top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
         from ...eval.evaluate import engine_options
 
-        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact"), "best")
+        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact", "coords"), "best")
+        coords = _coords(req)
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
         top = _int(req, "top", 10, 1, MAX_ROWS)
         k = _num(req, "k", *K_RANGE)
@@ -537,31 +555,36 @@ class Service:
         pack, pos = self._position(req)
         with self._evaluator(pack, engine, **opts) as ev:
             ranking = ev.rank(pos)
-            rows = ranking.rows(pack.spec, top)
+            rows = ranking.rows(pack.spec, top, board=pos.board, coords=coords)
         return {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
                 "rows": rows,
                 "warning": self._warning(req, pack)}
 
     def preview(self, req: dict) -> dict:
-        """``{lang, cgp, move}`` → the move checked for the player to move (board, rack and
-        word list) and drawn: ``{move, score, words, svg, lanes, lane_squares, cgp_after,
+        """``{lang, cgp, move, coords}`` → the move (GCG, or as people write it: ``8G CA(RR)OÑE``,
+        in ``coords``) checked for the player to move (board, rack and
+        word list) and drawn: ``{move, word, score, words, svg, lanes, lane_squares, cgp_after,
         leave, warning}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
         from ...core.move import Move, Placement
         from ...formats.render import board_svg
 
-        _fields(req, ("lang", "lexicon", "cgp", "move"), "preview")
+        from ...formats.render import parse_move_text
+
+        _fields(req, ("lang", "lexicon", "cgp", "move", "coords"), "preview")
+        coords = _coords(req)
         pack, pos = self._position(req)
         spec = pack.spec
-        m = Move.from_gcg(_text(req, "move"), pos.board, spec)
+        m = parse_move_text(_text(req, "move"), spec, pos.board, coords)
         score = pos.check(m, pack.words)
         words = []
         if isinstance(m, Placement):
             m = pos.board.canonical(m)
             words = [w for w, _ in pos.board.words(m)]
         after = pos.after(m, ())
-        return {"move": m.gcg(spec), "lexicon": spec.lexicon, "score": score, "words": words,
+        return {"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "lexicon": spec.lexicon,
+                "score": score, "words": words,
                 "leave": after.rack_text(pos.to_move),
                 "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
                 "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp(),
@@ -586,7 +609,8 @@ class Service:
         from ...formats.gcg import read_gcg, replay
         from ...formats.render import board_svg
 
-        _fields(req, ("gcg", "name", "path", "lang", "lexicon", "analyze", "engine", "analysis"), "game")
+        _fields(req, ("gcg", "name", "path", "lang", "lexicon", "analyze", "engine", "analysis", "coords"), "game")
+        coords = _coords(req)
         analysed = _bool(req, "analyze")
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)  # heuri analyze's default
         where = _text(req, "analysis", required=False)
@@ -624,7 +648,7 @@ class Service:
                              "kind": r["kind"], "rack": r["rack"], "move": r["move"], "score": r["points"],
                              "total": r["score"], "cgp": r["cgp"],
                              "svg": board_svg(v.board, played=v.played, second=v.best, label=f"turn {i + 1}"),
-                             **{k: r[k] for k in keep}}
+                             **{k: r[k] for k in keep}, **_turn_words(r, v, spec, coords)}
                             for i, (r, v) in enumerate(zip(g.rows, g.views))]
             return out
         r = replay(game, spec, end_rule="auto", words=pack.words)
@@ -643,7 +667,7 @@ class Service:
                     turns[-1]["svg"] = board_svg(st.board, label=f"turn {len(turns)}")
                 before = st.board
                 continue
-            from ...core.move import Move, Placement
+            from ...core.move import Move, Pass, Placement
 
             prev = before if before is not None else r.board_at(0)
             m = Move.from_gcg(e.move, prev, spec) if e.kind != "pass" else None
@@ -655,7 +679,8 @@ class Service:
                           "cgp": _cgp_before(prev, e.rack, spec, tot, e.player, scoreless),
                           "totals": list(st.recorded_totals), "off_list": e.line in off,
                           "off_words": ", ".join(off.get(e.line, [])),
-                          "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": []})
+                          "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": [],
+                          "word": _word(m if m is not None else Pass(), spec, prev, coords)})
             prevs.append(prev)
             played.append((st.board, m))
             before = st.board
@@ -675,6 +700,7 @@ class Service:
             out["analysis"] = shown
             for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
                 t.update({k: row[k] for k in ANALYSIS_KEYS})
+                t["best_word"] = _text_word(t.get("best"), prev, spec, coords)
                 if t["off_list"]:  # not in the lexicon that answered: no rank, no equity lost
                     t.update(equity_lost=None, rank=None)
                 if t.get("best") and t["best"] != t["move"] and not t["after"]:
@@ -780,8 +806,11 @@ class Service:
         your rack and the word list (MoveError saying why it is refused: the game is then
         unchanged), then heuri's reply; the new state. A ``turn`` that is not the game's
         (a stale page, a move sent twice) raises ApiError 409 and changes nothing."""
-        _fields(req, ("move", "turn"), "move")
+        from ...formats.render import parse_move_text
+
+        _fields(req, ("move", "turn", "coords"), "move")
         move = _text(req, "move", limit=64)
+        coords = _coords(req)
         turn = _int(req, "turn", None, 0, 10_000)
         if turn is None:
             raise HeuriError("turn: missing; give the state's turn (the moves played so far) with the move")
@@ -795,7 +824,7 @@ class Service:
                                f"(sent twice, or from a stale page): reload the game", 409, "stale-turn")
             if g.game.position.to_move != g.you:
                 raise HeuriError("it is heuri's turn")
-            g.game.play(move)
+            g.game.play(parse_move_text(move, g.pack.spec, g.game.position.board, coords))
             g.touched = self.clock()
             self._heuri_turns(g)
             g.touched = self.clock()
@@ -822,6 +851,27 @@ class Service:
                             move = f"-{_exchange_count(item.move, g.pack.spec)}"
                         rec.items[i] = dataclasses.replace(item, rack="", move=move)
             return write_gcg(rec)
+
+
+def _text_word(text, board, spec, coords: str) -> str:
+    """A GCG move text (as a record or an analysis stores it) as people read it; '' for
+    none; the text as it is when it does not read on ``board``."""
+    from ...core.errors import MoveError
+    from ...core.move import Move
+
+    if not text:
+        return ""
+    try:
+        return _word(Move.from_gcg(text, board, spec), spec, board, coords)
+    except MoveError:
+        return text
+
+
+def _turn_words(row: dict, view, spec, coords: str) -> dict:
+    """``{word, best_word}`` of an analysed turn: its move and the engine's best as
+    people read them, on the board before the turn."""
+    return {"word": _text_word(row["move"], view.before, spec, coords),
+            "best_word": _text_word(row.get("best"), view.before, spec, coords)}
 
 
 def _exchange_count(move: str, spec) -> int:
@@ -911,7 +961,7 @@ class _PlayGame:
             self.endgame = bool((getattr(player, "info", {}) or {}).get("endgame"))
 
     def state(self, gid: str, now: float) -> dict:
-        from ...core.move import Exchange
+        from ...core.move import Exchange, Placement
         from ...formats.render import board_svg, rack_svg
         from ...core.tiletext import format_spelling
 
@@ -925,7 +975,9 @@ class _PlayGame:
             text = move.gcg(spec)
             if not mine and not p.over and isinstance(move, Exchange):
                 text = f"-{move.n_tiles}"
-            hist.append({"nick": nick(pos.to_move), "move": text, "score": pts,
+            hist.append({"nick": nick(pos.to_move), "move": text,
+                         "word": _word(move, spec, pos.board) if isinstance(move, Placement) else
+                         "pass" if text == "-" else text, "score": pts,
                          "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else ""})
         last = g.history[-1][1] if g.history else None
         unseen = p.unseen(self.you)
