@@ -220,3 +220,26 @@ def test_web_answers_carry_the_word_beside_the_move(web):
     assert (p["move"], p["word"], p["score"]) == ("8D [CH]IScARE", "H4 CHIScARE", 80)
     r = web.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": "8D CHIScARE", "coords": "french"})
     assert r.status_code == 400 and "coords: 'french'; choose one of standard, fisf" in r.text
+
+
+# -- the analysis report ---------------------------------------------------------------------------
+def test_the_report_writes_whole_words_in_fisf(pack_fr):
+    from heuri.apps.analyze import Analyzer
+    from heuri.apps.report import game_html, index_html
+
+    g = Analyzer("heuri3").analyze(str(CASES / "fr" / "001.gcg"), lang="fr", game_id="001", pack=pack_fr)
+    row = next(r for r in g.rows if r["line"] == 10)
+    assert (row["move"], row["word"]) == ("E3 FILAG.", "E3 FILAG(E)")  # the table keeps standard coordinates
+    page = game_html(g, coords="fisf")
+    assert "<b>5C FILAG(E)</b>" in page and "E3 FILAG" not in page
+    # the board labelled to match: rows A-O down the side, columns 1-15 across the top
+    assert 'class="cl" data-i="0">1</text>' in page and 'class="rl" data-i="7">H</text>' in page
+    best = next(r for r in g.rows if r["analysed"] and "(" in (r["best_word"] or ""))
+    before = g.views[g.rows.index(best)].before
+    assert best["best_word"] == move_text(Move.from_gcg(best["best"], before, pack_fr.spec), pack_fr.spec, before)
+    assert f"<b>{recoord(best['best_word'], 'fisf')}</b>" in page
+    index = index_html([g.summary()], g.rows, engine="heuri3", coords="fisf")
+    worst = sorted((r for r in g.rows if r["analysed"] and r["rack_known"] and r["equity_lost"] is not None),
+                   key=lambda r: -r["equity_lost"])[0]
+    assert f"<td>{recoord(worst['word'], 'fisf')}</td><td>{recoord(worst['best_word'], 'fisf')}</td>" in index
+

@@ -614,7 +614,7 @@ def cmd_analyze(args) -> int:
 
         load_pack_or_hint(args.lang)
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
-                    jobs=args.jobs, force=args.force, progress=not args.quiet)
+                    jobs=args.jobs, force=args.force, progress=not args.quiet, coords=args.coords)
     con = Console() if sys.stdout.isatty() else Console(width=120)
     from .analyze_batch import lexicons_of
     from .report import batch_tables

@@ -55,11 +55,13 @@ def _letter(spec: "LanguageSpec", tile: int) -> str:
     return spec.tiles[tile]
 
 
-def _text(x: float, y: float, s: str, size: float, fill: str | None = None, bold: bool = False) -> str:
-    """A centred text element; font and anchoring come from the board's style block."""
+def _text(x: float, y: float, s: str, size: float, fill: str | None = None, bold: bool = False,
+          extra: str = "") -> str:
+    """A centred text element; font and anchoring come from the board's style block;
+    ``extra``: more attributes (a class name)."""
     f = f' fill="{fill}"' if fill else ""
     b = ' font-weight="bold"' if bold else ""
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}"{f}{b}>{escape(s)}</text>'
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.1f}"{f}{b}{extra}>{escape(s)}</text>'
 
 
 #: the style block of every SVG drawn here (short class names keep a 15×15 board small).
@@ -96,13 +98,16 @@ def _new_squares(move):
 
 
 def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: bool = True,
-              label: str | None = None) -> str:
+              label: str | None = None, rows_as_letters: bool = False) -> str:
     """The board as an SVG string (see the module docstring).
 
     ``board``: what is on the squares (usually the board after ``played``); ``played``,
     ``second``: :class:`heuri.move.Move` or None (only placements are drawn); ``cell``:
     square size in SVG units (the image is ``cell × (N + 1)`` wide with coordinates);
-    ``label``: the accessible name (``aria-label``)."""
+    ``label``: the accessible name (``aria-label``); ``rows_as_letters``: the French
+    federation's labels (rows A…, columns 1…) instead of GCG's. The labels carry the
+    classes ``cl`` (columns) and ``rl`` (rows) and ``data-i`` (0-based), so that a page
+    can relabel them; ``data-sq`` stays the GCG name either way."""
     spec = board.spec
     n = board.size
     off = cell if coords else 0
@@ -115,8 +120,11 @@ def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: 
            STYLE, f'<rect x="0" y="0" width="{size}" height="{size}" fill="#faf8f2"/>']
     if coords:
         for i in range(n):
-            out.append(_text(off + i * cell + cell / 2, off / 2, chr(65 + i), cell * 0.38, "#555"))
-            out.append(_text(off / 2, off + i * cell + cell / 2, str(i + 1), cell * 0.38, "#555"))
+            col, row = (str(i + 1), chr(65 + i)) if rows_as_letters else (chr(65 + i), str(i + 1))
+            out.append(_text(off + i * cell + cell / 2, off / 2, col, cell * 0.38, "#555",
+                             extra=f' class="cl" data-i="{i}"'))
+            out.append(_text(off / 2, off + i * cell + cell / 2, row, cell * 0.38, "#555",
+                             extra=f' class="rl" data-i="{i}"'))
     for r in range(n):
         for c in range(n):
             x, y = off + c * cell, off + r * cell

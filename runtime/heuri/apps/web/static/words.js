@@ -46,3 +46,20 @@ document.addEventListener("DOMContentLoaded", () => {
     document.dispatchEvent(new CustomEvent("heuri-coords", { detail: sel.value }));
   });
 });
+
+// Board labels to match the setting: every board the page draws (class="board", labels
+// text.cl / text.rl with data-i) is relabelled when it appears and when the setting changes.
+window.heuriCoords.relabel = function (root) {
+  const fisf = window.heuriCoords.get() === "fisf";
+  (root || document).querySelectorAll("svg.board text.cl, svg.board text.rl").forEach((n) => {
+    const i = parseInt(n.getAttribute("data-i"), 10);
+    const letter = String.fromCharCode(65 + i), number = String(i + 1);
+    const want = n.classList.contains("cl") === fisf ? number : letter;
+    if (n.textContent !== want) n.textContent = want;
+  });
+};
+document.addEventListener("DOMContentLoaded", () => {
+  new MutationObserver(() => window.heuriCoords.relabel()).observe(document.body, { childList: true, subtree: true });
+  document.addEventListener("heuri-coords", () => window.heuriCoords.relabel());
+  window.heuriCoords.relabel();
+});
