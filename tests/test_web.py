@@ -215,8 +215,8 @@ def test_exchange_and_pass_against_heuri(client):
     assert len(d["history"]) == 1 and d["history"][0]["nick"] == "heuri" and d["to_move"] == "you"
     rack = d["rack"]
     d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3], "turn": 1}).json()
-    assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"],
-                               "rack": rack}
+    assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "word": "-" + rack[:3], "score": 0,
+                               "total": d["scores"]["you"], "rack": rack}
     assert len(d["history"]) == 3 and sum(n for _, n in d["unseen"]) == 100 - 7 - sum(
         len(h["move"].split()[1].replace(".", "")) for h in d["history"] if not h["move"].startswith("-"))
     r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8, "turn": d["turn"]})

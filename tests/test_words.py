@@ -243,3 +243,14 @@ def test_the_report_writes_whole_words_in_fisf(pack_fr):
                    key=lambda r: -r["equity_lost"])[0]
     assert f"<td>{recoord(worst['word'], 'fisf')}</td><td>{recoord(worst['best_word'], 'fisf')}</td>" in index
 
+
+
+def test_replay_names_a_mismatched_play_by_its_word(tmp_path, capsys):
+    from heuri.cli import main
+
+    record = tmp_path / "mismatch.gcg"
+    record.write_text("#lexicon FILE2017\n#player1 p1 One\n#player2 p2 Two\n>p1: APRSTUZ 8G PUT +10 10\n"
+                      ">p2: AAEGILN G5 ALI.EGAN +60 60\n", encoding="utf-8")  # ALIPEGAN scores 63
+    assert main(["replay", str(record), "--coords", "fisf"]) == 1
+    out = capsys.readouterr().out
+    assert "7E ALI(P)EGAN" in out and "G5 ALI.EGAN" not in out

@@ -240,7 +240,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                 if not is_interrupt(e):
                     raise
                 interrupted = e
-            _write_outputs(folder, engine, paths, results, res, interrupted is not None)
+            _write_outputs(folder, engine, paths, results, res, interrupted is not None, coords)
     finally:
         if bar is not None:
             bar.close()
@@ -257,8 +257,10 @@ def lexicons_of(summaries: list[dict]) -> list[str]:
     return list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
 
 
-def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool) -> None:
-    """The table, the summary and the index of the records done (``results``)."""
+def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool,
+                   coords: str = "standard") -> None:
+    """The table, the summary and the index of the records done (``results``); the index
+    writes moves in ``coords``."""
     from .analyze import rows_frame
     from .report import batch_tables, index_html
 
