@@ -235,10 +235,11 @@ def test_cli_best_json(pack_es, capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     rows = [json.loads(x) for x in lines]
     assert len(rows) == 3
-    assert all(list(r) == ["move", "score", "bingo_expectation", "bingo_probability", "equity", "leave",
+    assert all(list(r) == ["move", "word", "score", "bingo_expectation", "bingo_probability", "equity", "leave",
                                 "fish"] for r in rows)
     # the record: p1 holds ?BGJÑOT and played N4 ÑaJO for 72
     assert rows[0]["move"] == "N4 ÑaJO" and rows[0]["score"] == 72 and rows[0]["leave"] == "BGT"
+    assert rows[0]["word"] == "N4 ÑaJO"
     assert rows[0]["equity"] == pytest.approx(rows[0]["score"] + rows[0]["bingo_expectation"], abs=1e-3)
 
 

@@ -360,32 +360,27 @@ def _row(move, value, exact):
     return RankedMove(move, value, exact, [move])
 
 
-class _Move:
-    def __init__(self, text):
-        self.text = text
-
-    def gcg(self, spec):
-        return self.text
-
-
 def test_endgame_summary_agrees_with_the_rows():
     from heuri.cli import endgame_summary
     from heuri.endgame import EndgameResult
+    from heuri.move import Move
+    from heuri.spec import load_spec
 
+    spec = load_spec("es")
     limits = {"time_limit": 20.0, "max_nodes": 4_000_000, "max_generations": 400_000}
-    a, b, c = _Move("1B REAGuDO"), _Move("1A REGADO"), _Move("O7 OsEAD")
+    a, b, c = (Move.from_gcg(x, None, spec) for x in ("1B REAGuDO", "1A REGADO", "O7 OsEAD"))
     # every printed row proven, the root not: the best move's value is exact, its rank is not
     res = EndgameResult(a, 133, 237, False, 2, 4_000_001, 1500, [a], 9.5, True, "nodes")
-    line = endgame_summary(res, [_row(a, 133, True), _row(b, 65, True), _row(c, 64, True)], limits, None)
+    line = endgame_summary(res, [_row(a, 133, True), _row(b, 65, True), _row(c, 64, True)], limits, spec)
     assert line.startswith("best 1B REAGuDO value +133, not proven the best (its value exact; stopped by the "
                            "nodes limit: the best move of the last completed depth); 3 of 3 rows exact; ")
     assert line.endswith("limits 20 s, 4,000,000 nodes, 400,000 move lists")
     res = EndgameResult(a, 133, 237, False, 2, 900, 40, [a], 20.1, True, "time")
-    line = endgame_summary(res, [_row(a, 133, False), _row(b, 65, True)], limits, None)
+    line = endgame_summary(res, [_row(a, 133, False), _row(b, 65, True)], limits, spec)
     assert "not proven the best (its value a horizon estimate; stopped by the time limit" in line
     assert "1 of 2 rows exact" in line
     res = EndgameResult(a, 133, 237, True, 3, 900, 40, [a], 1.0, False, "")
-    line = endgame_summary(res, [_row(a, 133, True), _row(b, 65, True)], limits, None)
+    line = endgame_summary(res, [_row(a, 133, True), _row(b, 65, True)], limits, spec)
     assert "value +133, exact (proven the best to the end of the game); 2 of 2 rows exact" in line
 
 

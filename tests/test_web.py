@@ -216,8 +216,8 @@ def test_exchange_and_pass_against_heuri(client):
     rack = d["rack"]
     d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3], "turn": 1}).json()
     mine = d["history"][1]
-    assert {k: mine[k] for k in ("nick", "move", "score", "total", "rack", "kind")} == {
-        "nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"], "rack": rack, "kind": "exchange"}
+    assert {k: mine[k] for k in ("nick", "move", "word", "score", "total", "rack", "kind")} == {
+        "nick": "you", "move": "-" + rack[:3], "word": "-" + rack[:3], "score": 0, "total": d["scores"]["you"], "rack": rack, "kind": "exchange"}
     # heuri's review of the exchange: its own choice for that rack, valued against yours
     rv = mine["review"]
     assert rv["score"] == 0 and rv["equity_lost"] == round(max(0.0, rv["best_equity"] - rv["equity"]), 4)

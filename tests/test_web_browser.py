@@ -83,7 +83,9 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     assert main(["best", "--lang", "es", "--cgp", cgp, "--json", "--top", "1"]) == 0
     top = json.loads(capsys.readouterr().out.splitlines()[0])
     first = page.locator("#moves tbody tr").first
-    assert first.locator("td.mv").first.inner_text() == top["move"] == "8D [CH]ER[ch]AIS"
+    # the move as people read it (the word field; "move" keeps GCG's brackets)
+    assert top["move"] == "8D [CH]ER[ch]AIS"
+    assert first.locator("td.mv").first.inner_text() == top["word"] == "8D CHERchAIS"
     assert first.locator("td").nth(2).inner_text() == str(top["score"]) == "80"
     first.click()
     page.wait_for_selector("#preview:not([hidden])")
@@ -101,7 +103,19 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     page.wait_for_function("() => document.querySelector('#cgp').value.split('/')[8] === '15'")
     page.fill("#rack", "DEJOQUS")
     page.click("#rank")
-    page.wait_for_function("() => (document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU.JO'")
+    page.wait_for_function("() => (document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU(E)JO'")
+    page.locator("#moves tbody tr").first.click()
+    page.wait_for_selector("#preview:not([hidden])")
+    # the French federation's coordinates: the same move as 5C (column 5, row C, down)
+    page.select_option("#coords", "fisf")
+    page.wait_for_function("() => (document.querySelector('#moves tbody tr td.mv') || {}).textContent === '5C DESQU(E)JO'")
+    page.locator("#moves tbody tr").first.click()
+    page.wait_for_function("() => document.querySelector('#preview-text').textContent.startsWith('5C DESQU(E)JO: ')")
+    shot = shots / "serve-position-fisf.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+    page.select_option("#coords", "standard")
+    page.wait_for_function("() => (document.querySelector('#moves tbody tr td.mv') || {}).textContent === 'E3 DESQU(E)JO'")
     page.locator("#moves tbody tr").first.click()
     page.wait_for_selector("#preview:not([hidden])")
     shot = shots / "serve-position.png"
@@ -126,7 +140,7 @@ def test_game_view(page, shots):  # noqa: F811
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert page.inner_text("#turn-no") == f"turn 4 of {n}"
-    assert "6G .UE[LL]O" in page.inner_text("#turn-info")
+    assert "6G (L)UELLO" in page.inner_text("#turn-info")
     assert page.locator("#game-board g.tile.played").count() == 4  # U E [LL] O around the board's G
     page.keyboard.press("ArrowLeft")
     assert page.inner_text("#turn-no") == f"turn 3 of {n}"
@@ -149,7 +163,7 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
     for k in range(5):
         cgp = page.evaluate("S.play.cgp")
         best = page.request.post(server + "/api/best", data={"lang": "es", "cgp": cgp, "top": 1}).json()["rows"][0]
-        page.fill("#play-move", best["move"])
+        page.fill("#play-move", best["move"] if k else best["word"])  # the first typed as people write it
         page.press("#play-move", "Enter")
         page.wait_for_function(f"() => document.querySelectorAll('#play-history tbody tr').length === {2 * (k + 1)}")
         assert page.inner_text("#play-error") == page.inner_text("#play-move-error") == ""

@@ -81,7 +81,10 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
   bool: a bingo was available (rack known) and the played move is not one;
 - ``endgame`` bool: valued by the endgame search (see above); ``endgame_exact`` bool;
 - ``cgp`` str: the position before the move as CGP (mover first; the mover's rack when
-  known), for ``heuri best --cgp``; ``note`` str: what else to know about the turn.
+  known), for ``heuri best --cgp``; ``note`` str: what else to know about the turn;
+- ``word``, ``best_word``, ``best_bingo_word`` str: ``move``, ``best`` and ``best_bingo``
+  as people read them (:func:`heuri.formats.render.move_text`, standard coordinates:
+  ``8G CA(RR)OÑE``; '' where the GCG column is empty or null).
 """
 from __future__ import annotations
 
@@ -110,6 +113,7 @@ ROW_SCHEMA: dict[str, str] = {
     "best_leave": "str", "best_fish": "bool", "equity_lost": "float", "off_list": "bool", "off_words": "str",
     "bingos": "int", "best_bingo": "str", "best_bingo_j": "int", "bingo_played": "bool",
     "missed_bingo": "bool", "endgame": "bool", "endgame_exact": "bool", "cgp": "str", "note": "str",
+    "word": "str", "best_word": "str", "best_bingo_word": "str",
 }
 
 UNKNOWN_RACK = "rack unknown: analysed on the tiles played"
@@ -451,6 +455,7 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     turn is then "not in <lexicon>": no rank, no equity lost)."""
     from ..core.move import Exchange, Move, Pass, Placement
     from ..eval.explain import explain_ranking, move_terms
+    from ..formats.render import move_text
     from ..eval.probability import augmented_bag
 
     spec = pack.spec
@@ -466,6 +471,7 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     played = Pass() if e.kind == "pass" else Move.from_gcg(e.move, board, spec)  # replay checked it
     if isinstance(played, Placement):
         played = board.canonical(played)
+    row["word"] = move_text(played, spec, board)
     view = TurnView(board, board, None if withdrawn else played, None, row)
     on_board = board.tile_counts()
     if e.rack:
@@ -516,11 +522,14 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     best = Move.from_record(rk.moves[0], spec) if len(rk) else Pass()
     row.update(j=int(pj), e=float(pe), p=float(pp), v=float(pv), leave=_leave_text(spec, plv), fish=bool(pf))
     if len(rk):
-        row.update(best=best.gcg(spec), best_j=int(rk.j[0]), best_e=float(rk.e[0]), best_p=float(rk.p[0]),
+        row.update(best=best.gcg(spec), best_word=move_text(best, spec, board), best_j=int(rk.j[0]),
+                   best_e=float(rk.e[0]), best_p=float(rk.p[0]),
                    best_v=float(rk.v[0]), best_leave=_leave_text(spec, rk.leaves[0]), best_fish=bool(rk.fish[0]))
     bing = np.flatnonzero((rk.moves["kind"] == 0) & (rk.moves["n_tiles"] >= spec.rack_size))
     row["bingos"] = int(len(bing))
-    row["best_bingo"] = Move.from_record(rk.moves[bing[0]], spec).gcg(spec) if len(bing) else ""
+    bingo = Move.from_record(rk.moves[bing[0]], spec) if len(bing) else None
+    row["best_bingo"] = bingo.gcg(spec) if bingo is not None else ""
+    row["best_bingo_word"] = move_text(bingo, spec, board) if bingo is not None else ""
     row["best_bingo_j"] = int(rk.j[bing[0]]) if len(bing) else None
     row["bingo_played"] = isinstance(played, Placement) and played.n_tiles >= spec.rack_size
     row["missed_bingo"] = bool(e.rack) and len(bing) > 0 and not row["bingo_played"]
@@ -537,6 +546,7 @@ def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec
     """Value the turn by the endgame search (see the module docstring), in place."""
     from ..core.game import Position
     from ..core.move import Placement
+    from ..formats.render import move_text
 
     opp = max(t for i, t in enumerate(totals) if i != seat)
     pos = Position(spec, board, (rack.copy(), U.copy()), (totals[seat], opp), np.zeros(spec.n_kinds, np.int64),
@@ -550,7 +560,8 @@ def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec
     best = res.move
     brec = move_record(best, spec, score=board.score(best))
     prec = move_record(played, spec, score=board.score(played))
-    row.update(best=best.gcg(spec), best_j=int(brec["score"][0]), best_e=0.0, best_p=0.0,
+    row.update(best=best.gcg(spec), best_word=move_text(best, spec, board), best_j=int(brec["score"][0]),
+               best_e=0.0, best_p=0.0,
                best_v=float(res.value), best_leave=_leave_text(spec, rack - best.rack_counts(spec)),
                best_fish=False)
     view.best = best

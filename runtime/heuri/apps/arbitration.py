@@ -29,7 +29,9 @@ import csv
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.errors import MoveError
 from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation, move_to_gcg
+from .duplicate.verdicts import written_out
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.spec import LanguageSpec
@@ -92,6 +94,10 @@ def read_sheets(paths, game: MasterGame, notation: str = "gcg") -> dict:
                 move = " ".join(cell("move").split())
                 if move:
                     move = move_to_gcg(move, notation)
+                    try:
+                        move = written_out(move, spec)
+                    except MoveError as e:
+                        raise DuplicateError(f"{where}: field 'move': {e}") from None
                     why = check_notation(move, spec)
                     if why:
                         raise DuplicateError(f"{where}: field 'move': {why}")

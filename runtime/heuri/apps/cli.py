@@ -172,26 +172,30 @@ def cmd_moves(args) -> int:
     lv = leaves(pos.rack, moves)
     out = sys.stdout
     try:
-        _write_moves(out, order, moves, lv, spec, args.json)
+        _write_moves(out, order, moves, lv, spec, args.json, pos.board, args.coords)
     except BrokenPipeError:  # `heuri moves ... | head`
         sys.stdout = open(os.devnull, "w")
     return 0
 
 
-def _write_moves(out, order, moves, lv, spec, as_json: bool) -> None:
+def _write_moves(out, order, moves, lv, spec, as_json: bool, board=None, coords: str = "standard") -> None:
+    """One line per move: score, the move as people read it (``8G CA(RR)OÑE``, in
+    ``coords``), tiles played, leave; ``as_json``: objects with ``move`` (GCG) and ``word``
+    (that display form)."""
     import json
 
     from ..core.move import Move, format_rack
+    from ..formats.render import move_text
 
     for i in order:
         m = Move.from_record(moves[i], spec)
         leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[i, t]))], spec)
-        row = {"move": m.gcg(spec), "score": int(moves[i]["score"]), "tiles_played": int(moves[i]["n_tiles"]),
-               "leave": leave}
+        row = {"move": m.gcg(spec), "word": move_text(m, spec, board, coords), "score": int(moves[i]["score"]),
+               "tiles_played": int(moves[i]["n_tiles"]), "leave": leave}
         if as_json:
             out.write(json.dumps(row, ensure_ascii=False) + "\n")
         else:
-            out.write(f"{row['score']:>5}  {row['move']:<24} {row['tiles_played']}  {leave}\n")
+            out.write(f"{row['score']:>5}  {row['word']:<24} {row['tiles_played']}  {leave}\n")
     if not as_json:
         out.write(f"{len(moves)} moves\n")
 
@@ -227,7 +231,25 @@ def _replay_one(path: Path, args, packs: dict):
     return replay(game, pack.spec, end_rule=args.end_rule, words=pack.words)
 
 
-def _print_replay(con, name: str, r) -> None:
+def _event_words(r, coords: str) -> dict:
+    """``{line: move as people read it}`` for the plays of a replay (the board before each)."""
+    from ..core.errors import MoveError
+    from ..core.move import Move
+    from ..formats.render import move_text
+
+    out = {}
+    for i, st in enumerate(r.steps):
+        ev = st.event
+        if ev.kind == "play":
+            board = r.board_at(i)
+            try:
+                out[ev.line] = move_text(Move.from_gcg(ev.move, board, r.spec), r.spec, board, coords)
+            except MoveError:  # the record's text as it is
+                pass
+    return out
+
+
+def _print_replay(con, name: str, r, coords: str = "standard") -> None:
     from rich.table import Table
 
     from ..core.cgp import named_lexicon_warning
@@ -246,8 +268,9 @@ def _print_replay(con, name: str, r) -> None:
         t = Table(title=escape(f"{name}: score mismatches (end rule {r.end_rule})"))
         for col in ("line", "player", "event", "recorded", "engine", "rec. total", "eng. total", "note"):
             t.add_column(col, justify="right" if col in ("line", "recorded", "engine", "rec. total", "eng. total") else "left")
+        words = _event_words(r, coords)
         for m in r.mismatches:
-            t.add_row(str(m.line), escape(m.nick), escape(m.event), str(m.recorded_score), str(m.engine_score),
+            t.add_row(str(m.line), escape(m.nick), escape(words.get(m.line, m.event)), str(m.recorded_score), str(m.engine_score),
                       str(m.recorded_total), str(m.engine_total), m.note)
         con.print(t)
     state = "complete" if r.complete else ("ended" if r.over else "not finished")
@@ -276,7 +299,7 @@ def cmd_replay(args) -> int:
     packs: dict = {}
     if len(files) == 1 and Path(args.game[0]).is_file():
         r = _replay_one(files[0], args, packs)
-        _print_replay(con, args.game[0], r)
+        _print_replay(con, args.game[0], r, args.coords)
         return 1 if r.mismatches else 0
     tally = Counter()
     refused = Counter()
@@ -288,7 +311,7 @@ def cmd_replay(args) -> int:
             refused[reason] += 1
             con.print(f"[red]refused[/red] {escape(str(e))}", highlight=False)
             continue
-        _print_replay(con, str(f), r)
+        _print_replay(con, str(f), r, args.coords)
         tally["replayed"] += 1
         tally["complete"] += r.complete
         tally["with mismatches"] += bool(r.mismatches)
@@ -322,7 +345,7 @@ def cmd_show(args) -> int:
     """Print a position (from --cgp, or a GCG record after --turn N events) as text."""
     if args.cgp is not None:
         _, pos = _cgp_position(args, need_pack=False)
-        print(pos.board.render())
+        print(pos.board.render(rows_as_letters=args.coords == "fisf"))
         print(pos.board.LEGEND)
         for i in range(pos.n_players):
             seat = (pos.to_move + i) % pos.n_players
@@ -346,7 +369,7 @@ def cmd_show(args) -> int:
             raise HeuriError(f"{args.game}: --turn {args.turn}: the record has {len(turns)} turns (moves); "
                              f"give 0 to {len(turns)}")
         n = turns[args.turn] if args.turn < len(turns) else len(r.steps)
-    print(r.board_at(n).render())
+    print(r.board_at(n).render(rows_as_letters=args.coords == "fisf"))
     print(r.board_at(n).LEGEND)
     totals = r.steps[n - 1].recorded_totals if n else [0] * len(game.players)
     nxt = r.steps[n].event if n < len(r.steps) else None
@@ -418,7 +441,7 @@ def cmd_best(args) -> int:
         raise HeuriError("best: give --cgp \"CGP\" or --gcg GAME.gcg")
     if args.why_not is not None:
         return _why_not(args, pack.spec, ranking, board, title, rank)
-    rows = ranking.rows(pack.spec, args.top)
+    rows = ranking.rows(pack.spec, args.top, board=board, coords=args.coords)
     if args.explain:
         return _explain_table(args, pack.spec, ranking, rows, title)
     try:
@@ -434,7 +457,7 @@ def cmd_best(args) -> int:
             for col in ("#", "move", "score", "bingo exp.", "bingo p", "equity", "leave", "fish"):
                 t.add_column(col, justify="right" if col in numbers else "left")
             for i, row in enumerate(rows, 1):
-                t.add_row(str(i), escape(row["move"]), str(row["score"]), f"{row['bingo_expectation']:.2f}",
+                t.add_row(str(i), escape(row["word"]), str(row["score"]), f"{row['bingo_expectation']:.2f}",
                           f"{row['bingo_probability']:.4f}", f"{row['equity']:.2f}", escape(row["leave"]),
                           "fish" if row["fish"] else "")
             Console().print(t)
@@ -498,8 +521,8 @@ def _explain_table(args, spec, ranking, rows, title) -> int:
             if k == "bingo":
                 t.add_column("bingo %", justify="right")
         t.add_column("= equity", justify="right")
-        for m in terms:
-            cells = [str(m.rank), escape(m.move), escape(m.leave_tiles)]
+        for row, m in zip(rows, terms):
+            cells = [str(m.rank), escape(row.get("word") or m.move), escape(m.leave_tiles)]
             for k in used:
                 x = getattr(m, k)
                 cells.append(f"{x:.0f}" if k == "score" else ("?" if k == "lanes" and not m.lanes_known
@@ -606,7 +629,7 @@ def _limits(args) -> dict:
     return opts
 
 
-def endgame_summary(res, rows, limits: dict, spec) -> str:
+def endgame_summary(res, rows, limits: dict, spec, board=None, coords: str = "standard") -> str:
     """The last line of ``heuri endgame``: the best move and value, whether that value is
     exact and whether the move is proven the best (both need the last completed depth to
     reach the end of the game on every line: ``res.exact``), how many of the printed rows
@@ -615,13 +638,17 @@ def endgame_summary(res, rows, limits: dict, spec) -> str:
     The rows (:meth:`heuri.endgame.EndgameSearch.analyse`) carry their own ``exact``: a row's
     value is exact when its own lines all reached the end of the game, which can hold for a
     move that goes out while another root move's value is still a horizon estimate; then
-    the best move is not proven, and the line says so rather than contradict the rows."""
-    best = res.move.gcg(spec)
+    the best move is not proven, and the line says so rather than contradict the rows.
+    The move is written as people read it (``board``: the position's, ``coords``: see
+    :func:`heuri.formats.render.move_text`)."""
+    from ..formats.render import move_text
+
+    best = move_text(res.move, spec, board, coords)
     exact_rows = sum(r.exact for r in rows)
     if res.exact:
         how = "exact (proven the best to the end of the game)"
     else:
-        best_row = next((r for r in rows if r.move.gcg(spec) == best), None)
+        best_row = next((r for r in rows if r.move == res.move), None)
         value = "its value exact" if best_row is not None and best_row.exact else "its value a horizon estimate"
         why = (f"stopped by the {res.stopped_by} limit" if res.stopped_by
                else "the width limit cut moves" if limits.get("width") else "")
@@ -659,14 +686,16 @@ def cmd_endgame(args) -> int:
                          f"{limits['max_nodes']:,} nodes, {limits['max_generations']:,} move lists); "
                          f"give more --time or --nodes")
 
-    def line(pv):
-        return " ".join(m.gcg(spec) if m.gcg(spec) != "-" else "pass" for m in pv)
+    from ..formats.render import line_text, move_text
 
     try:
         if args.json:
             for i, r in enumerate(rows, 1):
-                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec), "value": r.value, "exact": r.exact,
-                                             "depth": res.depth, "pv": [m.gcg(spec) for m in r.pv]},
+                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec),
+                                             "word": move_text(r.move, spec, pos.board, args.coords),
+                                             "value": r.value, "exact": r.exact,
+                                             "depth": res.depth, "pv": [m.gcg(spec) for m in r.pv],
+                                             "pv_words": line_text(r.pv, spec, pos.board, args.coords)},
                                             ensure_ascii=False) + "\n")
             return 0
         from rich.console import Console
@@ -677,10 +706,10 @@ def cmd_endgame(args) -> int:
         for col in ("#", "move", "value", "exact", "principal variation"):
             t.add_column(col, justify="right" if col in ("#", "value") else "left")
         for i, r in enumerate(rows, 1):
-            t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{r.value:+d}",
-                      "yes" if r.exact else "no", line(r.pv))
+            t.add_row(str(i), escape(move_text(r.move, spec, pos.board, args.coords)), f"{r.value:+d}",
+                      "yes" if r.exact else "no", escape(line_text(r.pv, spec, pos.board, args.coords)))
         Console().print(t)
-        print(endgame_summary(res, rows, limits, spec))
+        print(endgame_summary(res, rows, limits, spec, pos.board, args.coords))
     except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")
     return 0
@@ -698,10 +727,14 @@ def cmd_peg(args) -> int:
     if args.top < 1:
         raise HeuriError(f"peg: --top {args.top}: give at least 1")
     res = PegSearch(pack, top=args.top, empty_top=args.top).search(pos)
+    from ..formats.render import move_text
+
     try:
         if args.json:
             for i, r in enumerate(res.rows, 1):
-                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec), "wins": round(r.wins, 6),
+                sys.stdout.write(json.dumps({"rank": i, "move": r.move.gcg(spec),
+                                             "word": move_text(r.move, spec, pos.board, args.coords),
+                                             "wins": round(r.wins, 6),
                                              "draws": round(r.draws, 6), "losses": round(r.losses, 6),
                                              "spread": round(r.spread, 3), "method": r.method,
                                              "draws_n": r.draws_n}, ensure_ascii=False) + "\n")
@@ -715,7 +748,7 @@ def cmd_peg(args) -> int:
         for col in ("#", "move", "win %", "wins", "ties", "losses", "exp. spread", "bag draws", "method"):
             t.add_column(col, justify="left" if col in ("move", "method") else "right")
         for i, r in enumerate(res.rows, 1):
-            t.add_row(str(i), r.move.gcg(spec) if r.move.gcg(spec) != "-" else "pass", f"{100 * r.win_prob:.1f}",
+            t.add_row(str(i), escape(move_text(r.move, spec, pos.board, args.coords)), f"{100 * r.win_prob:.1f}",
                       f"{r.wins:.3f}", f"{r.draws:.3f}", f"{r.losses:.3f}", f"{r.spread:+.1f}", str(r.draws_n),
                       r.method)
         (Console() if sys.stdout.isatty() else Console(width=120)).print(t)
@@ -881,7 +914,7 @@ def cmd_analyze(args) -> int:
 
         load_pack_or_hint(args.lang)
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
-                    jobs=args.jobs, force=args.force, progress=not args.quiet)
+                    jobs=args.jobs, force=args.force, progress=not args.quiet, coords=args.coords)
     con = Console() if sys.stdout.isatty() else Console(width=120)
     from .analyze_batch import lexicons_of
     from .report import batch_tables
@@ -954,6 +987,11 @@ def _master_from(args, pack=None):
     return pack, master_game(pack, seed=args.seed)
 
 
+def _notation(name: str) -> str:
+    """``--notation``/``--coords`` → a duplicate notation (``standard`` is ``gcg``)."""
+    return "gcg" if name == "standard" else name
+
+
 def cmd_duplicate_new(args) -> int:
     """Generate a master game: its GCG record and its sheet (CSV and Parquet)."""
     from rich.console import Console
@@ -988,8 +1026,10 @@ def cmd_duplicate_new(args) -> int:
                     f"{len(game.turns)} turns, {game.bingos} bingos; end: {game.end}")
     for col in ("turn", "draw", "top", "score", "total", "tops", "rejected"):
         t.add_column(col, justify="right" if col in ("turn", "score", "total", "tops") else "left")
-    for row in df.iter_rows(named=True):
-        t.add_row(str(row["turn"]), escape(row["draw"]), escape(f'{row["position"]} {row["word"]}'),
+    from ..formats.render import move_text
+
+    for turn, row in zip(game.turns, df.iter_rows(named=True)):
+        t.add_row(str(row["turn"]), escape(row["draw"]), escape(move_text(turn.top, spec, turn.board, args.coords)),
                   str(row["score"]), str(row["cumulative"]), str(row["tops"]), escape(row["rejected"]))
     Console().print(t)
     print(f"wrote {paths[0]}, {paths[1]}, {paths[2]}")
@@ -1007,7 +1047,7 @@ def cmd_duplicate_play(args) -> int:
     pack, game = _master_from(args)
     if not game.turns:
         raise HeuriError("duplicate play: the master game has no turn")
-    tr = run(Trainer(game, pack.words, args.player, args.notation), time_limit=args.time, pause=not args.no_pause)
+    tr = run(Trainer(game, pack.words, args.player, _notation(args.notation)), time_limit=args.time, pause=not args.no_pause)
     if args.sheet:
         tr.write_sheet(args.sheet)
         print(f"wrote {args.sheet} (score it: heuri duplicate score --game GAME.gcg --sheets {args.sheet})")
@@ -1029,7 +1069,7 @@ def cmd_duplicate_score(args) -> int:
     csv_path, html_path = stem.with_suffix(".csv"), stem.with_suffix(".html")
     _fresh([csv_path, html_path], args.force)
     pack, game = _master_from(args)
-    subs = read_sheets(sheet_paths(args.sheets), game, args.notation)
+    subs = read_sheets(sheet_paths(args.sheets), game, _notation(args.notation))
     if not subs:
         raise HeuriError(f"{args.sheets}: the sheets hold no move")
     results = arbitrate(game, subs, pack.words)
@@ -1061,6 +1101,7 @@ def add_duplicate_parser(sub) -> None:
                                  "it as .csv and .parquet")
     q.add_argument("--force", action="store_true", help="replace the files an earlier `heuri duplicate new` "
                    "wrote there (never other files)")
+    _coords_option(q)
     q.set_defaults(func=cmd_duplicate_new)
 
     q = dsub.add_parser("play", help="the topping trainer: play a master game in the terminal, against the clock")
@@ -1072,9 +1113,9 @@ def add_duplicate_parser(sub) -> None:
     q.add_argument("--player", default="me", help="your name in the sheet")
     q.add_argument("--sheet", help="write your moves as a players' sheet (CSV) for `heuri duplicate score`")
     q.add_argument("--no-pause", action="store_true", help="do not wait for Enter between turns")
-    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
-                   help="move references: gcg (8D WORD across, H4 MOT down; default) or fisf (rows A-O, "
-                        "columns 1-15: H4 MOT across, 4H MOT down)")
+    q.add_argument("--notation", "--coords", dest="notation", choices=("gcg", "standard", "fisf"), default="gcg",
+                   help="move references: gcg or standard (8D WORD across, H4 MOT down; default) or fisf "
+                        "(rows A-O, columns 1-15: H4 MOT across, 4H MOT down)")
     q.add_argument("--force", action="store_true", help="overwrite the --sheet file")
     q.set_defaults(func=cmd_duplicate_play)
 
@@ -1084,9 +1125,10 @@ def add_duplicate_parser(sub) -> None:
                                                    "or one sheet")
     q.add_argument("--lang", help="language pack; default: the record's")
     q.add_argument("--out", help="output stem (default <game>-ranking): writes .csv and .html")
-    q.add_argument("--notation", choices=("gcg", "fisf"), default="gcg",
-                   help="how the sheets write moves: gcg (8D WORD across, H4 MOT down; default) or fisf "
-                        "(H4 MOT across on row H, 4H MOT down)")
+    q.add_argument("--notation", "--coords", dest="notation", choices=("gcg", "standard", "fisf"), default="gcg",
+                   help="how the sheets write moves: gcg or standard (8D WORD across, H4 MOT down; default) or "
+                        "fisf (H4 MOT across on row H, 4H MOT down); either may write the tiles already on the "
+                        "board in parentheses (8D JUG(E)E)")
     q.add_argument("--force", action="store_true", help="overwrite existing ranking files")
     q.set_defaults(func=cmd_duplicate_score, seed=None)
 
@@ -1132,6 +1174,14 @@ def _set_types(parser: argparse.ArgumentParser, **types) -> None:
         actions[dest].type = kind
 
 
+def _coords_option(p) -> None:
+    """``--coords standard|fisf``: how the command writes move coordinates (see
+    :data:`heuri.move.COORDS`)."""
+    p.add_argument("--coords", choices=("standard", "fisf"), default="standard",
+                   help="coordinates of the moves shown: standard (8D across, D8 down; default) or fisf "
+                        "(the French federation's: rows A-O, columns 1-15; H4 across, 4H down)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="heuri", description="Heuri Scrabble engine (es, en, fr, and any language with a spec under lexicons/)",
@@ -1172,6 +1222,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP's lex/ld")
     p.add_argument("--cgp", required=True, help="the position, one CGP line")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    _coords_option(p)
     p.set_defaults(func=cmd_moves)
 
     p = sub.add_parser("replay", help="replay GCG records and check every recorded score and total")
@@ -1180,6 +1231,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto",
                    help="end-of-game bonus rule for this replay (default auto: the form of the "
                         "record's end lines, Quackle's transfer or Woogles' double, else the pack's)")
+    _coords_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("show", help="a position as text: board with premium squares, racks, scores")
@@ -1189,6 +1241,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "players counted, as the analysis report numbers them; 0: the empty board; default: the end)")
     p.add_argument("--lang", help="language; default: from the record")
     p.add_argument("--end-rule", choices=("double", "transfer", "auto"), default="auto", help=argparse.SUPPRESS)
+    _coords_option(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("best", help="rank a position's candidate moves with an evaluator (score, bingo "
@@ -1214,6 +1267,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "next turn, lanes for the opponent, leave quality, next rack's scoring power) with a legend")
     p.add_argument("--why-not", metavar="MOVE", help="the terms of MOVE (GCG: '8D VERBE', '-V') beside the "
                    "engine's choice, and the difference per term")
+    _coords_option(p)
     p.set_defaults(func=cmd_best)
 
     p = sub.add_parser("endgame", help="solve a bag-empty position: best moves by value, principal variation, exact")
@@ -1226,6 +1280,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes", type=int_arg(1, 10 ** 9), default=None,
                    help="positions and move lists the search may visit (default: from --time)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: rank, move, value, exact, depth, pv")
+    _coords_option(p)
     p.set_defaults(func=cmd_endgame)
 
     p = sub.add_parser("peg", help="pre-endgame (1 to 7 tiles in the bag): win odds of each candidate over every draw")
@@ -1234,6 +1289,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int_arg(1, 1000), default=5,
                    help="evaluator candidates, and as many bag-emptying placements (default 5)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    _coords_option(p)
     p.set_defaults(func=cmd_peg)
 
     p = sub.add_parser("infer", help="inference: what the opponent kept, from the move they made")
@@ -1277,6 +1333,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace an earlier analysis in --out (deletes only the files "
                    "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _coords_option(p)
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
     add_serve_parser(sub)

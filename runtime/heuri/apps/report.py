@@ -128,9 +128,32 @@ def game_plots(g: "GameAnalysis") -> dict[str, str]:
     return out
 
 
-def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
+def _words(r: dict, coords: str) -> dict:
+    """``{word, best_word, bingo_word}``: a row's moves as people read them, in ``coords``
+    (a row written before those columns existed shows its GCG text)."""
+    from ..formats.render import recoord
+
+    return {"word": recoord(r.get("word") or r.get("move") or "", coords),
+            "best_word": recoord(r.get("best_word") or r.get("best") or "", coords),
+            "bingo_word": recoord(r.get("best_bingo_word") or r.get("best_bingo") or "", coords)}
+
+
+def _gcg_word(text: str, board, coords: str) -> str:
+    """A GCG move text on ``board`` as people read it (the text itself where it does not read)."""
+    from ..core.errors import MoveError
+    from ..core.move import Move
+    from ..formats.render import move_text
+
+    try:
+        return move_text(Move.from_gcg(text, board, board.spec), board.spec, board, coords)
+    except (MoveError, ValueError):
+        return text
+
+
+def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "standard") -> str:
     """The page of one analysed game (see the module docstring). ``index_href``: a link
-    back to the batch page, if any."""
+    back to the batch page, if any; ``coords``: how moves are written and the board
+    labelled (:data:`heuri.move.COORDS`)."""
     from ..core.move import Placement
     from ..formats.render import board_svg
 
@@ -140,19 +163,23 @@ def game_html(g: "GameAnalysis", index_href: str | None = None) -> str:
         # the engine's best beside the move played when it differs (a move not in the lexicon: always)
         second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
             else None
-        label = f"turn {r['turn']}: {r['player']} {r['move']}"
+        words = _words(r, coords)
+        label = f"turn {r['turn']}: {r['player']} {words['word']}"
         # the engine's choice drawn on its own small board (the board before the turn, with it)
         choice = None
         if isinstance(v.best, Placement) and (v.played is None or v.best != v.played):
             choice = board_svg(v.before.play(v.best), played=v.best, cell=16,
-                               label=f"turn {r['turn']}: {g.engine} plays {r.get('best') or ''}")
+                               label=f"turn {r['turn']}: {g.engine} plays {words['best_word']}",
+                               rows_as_letters=coords == "fisf")
         alts = list(v.alternatives)
         pt = v.played_terms
         extra = pt if pt is not None and not any(a.rank == pt.rank and pt.rank for a in alts) else None
+        alt_words = {a.move: _gcg_word(a.move, v.before, coords) for a in alts + ([extra] if extra else [])}
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
-                                                  label=label),
-                      "choice_svg": choice, "alternatives": alts, "played_terms": pt, "played_extra": extra})
+                                                  label=label, rows_as_letters=coords == "fisf"),
+                      "choice_svg": choice, "alternatives": alts, "played_terms": pt, "played_extra": extra,
+                      "alt_words": alt_words, **words})
     summary = g.summary()
     return _env().get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g),
                                                    index_href=index_href, formula=equity_formula(g.engine),
@@ -219,16 +246,20 @@ def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
                         "equity_lost_per_game": round(st["equity_lost"] / n, 2) if n else None,
                         "missed_bingos_per_game": round(st["missed_bingos"] / n, 2) if n else None,
                         "costly_moves_per_game": round(st["costly_moves"] / n, 2) if n else None,
-                        "worst": [{k: r[k] for k in ("game", "turn", "move", "rack", "best", "equity_lost")}
+                        "worst": [{k: r.get(k) for k in ("game", "turn", "move", "rack", "best", "equity_lost",
+                                                         "word", "best_word")}
                                   for r in worst]})
     return {"players": players, "games": summaries}
 
 
-def index_html(summaries: list[dict], rows: list[dict], failed: list | None = None, engine: str = "") -> str:
+def index_html(summaries: list[dict], rows: list[dict], failed: list | None = None, engine: str = "",
+               coords: str = "standard") -> str:
     """The batch page: per player figures and links into each game's page
     (``games/<id>.html``); ``failed``: ``(path, message)`` of the records that could not be
-    analysed."""
+    analysed; ``coords``: how moves are written (:data:`heuri.move.COORDS`)."""
     t = batch_tables(summaries, rows)
+    for p in t["players"]:
+        p["worst"] = [{**w, **_words(w, coords)} for w in p["worst"]]
     lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
     off = [s.get("off_list") or 0 for s in summaries]
     return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],

@@ -21,8 +21,11 @@ import io
 import time
 from dataclasses import dataclass, field
 
-from .duplicate import MasterGame, Turn, check_move, check_notation, move_from_gcg, move_to_gcg
+from .duplicate import MasterGame, Turn, check_move, check_notation, move_to_gcg
+from .duplicate.verdicts import written_out
 from ..core.errors import MoveError
+from ..core.move import Move
+from ..formats.render import move_text
 
 
 @dataclass
@@ -110,7 +113,11 @@ class Trainer:
         t = self.current
         given = " ".join((text or "").split())
         if given:
-            why = check_notation(move_to_gcg(given, self.notation), self.game.spec)
+            # the move as people write it (CA(RR)OÑE) or in GCG (CA.OÑE, CA[RR]OÑE)
+            try:
+                why = check_notation(written_out(move_to_gcg(given, self.notation), self.game.spec), self.game.spec)
+            except MoveError as e:
+                why = str(e)
             if why:
                 raise MoveError(why, "malformed-play")
         score, reason = 0, late
@@ -148,9 +155,20 @@ class Trainer:
         """Turns where you found a top."""
         return sum(r.is_top for r in self.results)
 
+    @property
+    def coords(self) -> str:
+        """The coordinates of the trainer's notation (:data:`heuri.move.COORDS`)."""
+        return "fisf" if self.notation == "fisf" else "standard"
+
     def top(self, t: Turn) -> str:
-        """The top of turn ``t`` as announced, in the trainer's notation (whole word)."""
-        return move_from_gcg(t.top_word(self.game.spec), self.notation)
+        """The top of turn ``t`` in the trainer's notation, as people read it: the whole
+        word, tiles already on the board in parentheses (``E3 VAINQ(U)E``)."""
+        return move_text(t.top, self.game.spec, t.board, self.coords)
+
+    def equal_tops(self, t: Turn) -> list[str]:
+        """The other moves that score the top on turn ``t``, written as :meth:`top`."""
+        spec = self.game.spec
+        return [move_text(Move.from_gcg(x, t.board, spec), spec, t.board, self.coords) for x in t.tops[1:]]
 
     def write_sheet(self, path) -> None:
         """Write the moves played as a players' sheet (player,turn,move,score,game), the
@@ -261,7 +279,7 @@ async def run_async(tr: Trainer, time_limit: float = 180.0, console=None, sessio
             r = tr.finish_turn(accepted, time.monotonic() - start, timed_out)
             mine = f"{r.move} {r.score}" if r.move else "no move, 0"
             verdict = "[green]top![/green]" if r.is_top else f"{r.score - t.score:+d}"
-            others = (f" (equal tops: {', '.join(move_from_gcg(x, tr.notation) for x in t.tops[1:])})"
+            others = (f" (equal tops: {', '.join(tr.equal_tops(t))})"
                       if len(t.tops) > 1 else "")
             con.print(f"you: {escape(mine)}   top: {escape(tr.top(t))} {t.score}{escape(others)}   {verdict}   "
                       f"total {tr.total} / {tr.top_total} = {tr.percent:.1f} %, {tr.tops} tops", highlight=False)

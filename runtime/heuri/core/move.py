@@ -60,32 +60,64 @@ _COORD_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
 
 
 # -- coordinates ----------------------------------------------------------------------
-def parse_coord(text: str, size: int = 15) -> tuple[int, int, bool]:
-    """GCG coordinate → ``(row, col, across)``, 0-based. ``8D`` = row 8, column D, across;
-    ``D8`` = the same square, down. Lowercase columns are accepted (Quackle writes ``8d``).
+#: Coordinate notations. ``"standard"`` (GCG, Quackle, Woogles, Macondo): columns are
+#: letters A-O, rows numbers 1-15; row number first = across (``8D``), column letter first
+#: = down (``D8``). ``"fisf"`` (the French federation's duplicate sheets): rows are letters
+#: A-O, columns numbers 1-15; row letter first = across (``H4`` is standard ``8D``), column
+#: number first = down (``4H`` is standard ``D8``). The same square, two spellings; a
+#: letter-first reference reads across in FISF and down in standard, so text must say its
+#: notation.
+COORDS = ("standard", "fisf")
 
-    Raises MoveError (kind ``"bad-coordinate"``) for text that is not a coordinate or lies
-    off a ``size``×``size`` board.
 
-    >>> parse_coord("8D"), parse_coord("h11")
-    ((7, 3, True), (10, 7, False))
+def _check_coords(coords: str) -> bool:
+    """True for ``"fisf"``, False for ``"standard"``; MoveError for anything else."""
+    if coords not in COORDS:
+        raise MoveError(f"coordinate notation {coords!r}: expected one of {', '.join(COORDS)}",
+                        "bad-coordinate")
+    return coords == "fisf"
+
+
+def parse_coord(text: str, size: int = 15, coords: str = "standard") -> tuple[int, int, bool]:
+    """Coordinate → ``(row, col, across)``, 0-based. Standard (GCG): ``8D`` = row 8,
+    column D, across; ``D8`` = the same square, down. FISF (``coords="fisf"``, see
+    :data:`COORDS`): ``H4`` = row H, column 4, across; ``4H`` the same square, down.
+    Letters in either case (Quackle writes ``8d``).
+
+    Raises MoveError (kind ``"bad-coordinate"``) for text that is not a coordinate, or
+    ``"play-out-of-bounds"`` for one off a ``size``×``size`` board.
+
+    >>> parse_coord("8D"), parse_coord("h11"), parse_coord("H4", coords="fisf"), parse_coord("4H", coords="fisf")
+    ((7, 3, True), (10, 7, False), (7, 3, True), (7, 3, False))
     """
-    m = _COORD_ACROSS.match(text)
-    if m:
-        row, col, across = int(m.group(1)) - 1, ord(m.group(2).upper()) - 65, True
+    fisf = _check_coords(coords)
+    number_first, letter_first = _COORD_ACROSS.match(text), _COORD_DOWN.match(text)
+    if number_first:
+        num, let = int(number_first.group(1)), ord(number_first.group(2).upper()) - 64
+        across = not fisf
+    elif letter_first:
+        let, num = ord(letter_first.group(1).upper()) - 64, int(letter_first.group(2))
+        across = fisf
     else:
-        m = _COORD_DOWN.match(text)
-        if not m:
-            raise MoveError(f"{text!r} is not a coordinate: expected row+column (8D, across) "
-                            f"or column+row (D8, down)", "bad-coordinate")
-        row, col, across = int(m.group(2)) - 1, ord(m.group(1).upper()) - 65, False
+        expected = ("row letter+column (H4, across) or column+row letter (4H, down)" if fisf
+                    else "row+column (8D, across) or column+row (D8, down)")
+        raise MoveError(f"{text!r} is not a coordinate: expected {expected}", "bad-coordinate")
+    row, col = (let - 1, num - 1) if fisf else (num - 1, let - 1)
     if not (0 <= row < size and 0 <= col < size):
         raise MoveError(f"coordinate {text!r} is off the {size}x{size} board", "play-out-of-bounds")
     return row, col, across
 
 
-def format_coord(row: int, col: int, across: bool) -> str:
-    """``(row, col, across)`` (0-based) → ``8D`` (across) or ``D8`` (down)."""
+def format_coord(row: int, col: int, across: bool, coords: str = "standard") -> str:
+    """``(row, col, across)`` (0-based) → ``8D`` (across) or ``D8`` (down); with
+    ``coords="fisf"``, ``H4`` (across) or ``4H`` (down). See :data:`COORDS`.
+
+    >>> format_coord(7, 3, True), format_coord(7, 3, False, "fisf")
+    ('8D', '4H')
+    """
+    if _check_coords(coords):
+        r, c = chr(65 + row), str(col + 1)
+        return f"{r}{c}" if across else f"{c}{r}"
     c = chr(65 + col)
     return f"{row + 1}{c}" if across else f"{c}{row + 1}"
 

@@ -85,15 +85,18 @@ class Ranking:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def rows(self, spec, top: int | None = None) -> list[dict]:
+    def rows(self, spec, top: int | None = None, board=None, coords: str = "standard") -> list[dict]:
         """The first ``top`` candidates as dicts with exactly the keys ``move`` (GCG
-        notation), ``score`` (the move's points; the method's j), ``bingo_expectation``
+        notation), ``word`` (the move as people read it, :func:`heuri.formats.render.move_text`
+        in ``coords``: ``8G CA(RR)OÑE``; ``board``, the position's board, shows played-through
+        blanks in lower case), ``score`` (the move's points; the method's j), ``bingo_expectation``
         (the expected value of a bingo next turn with the leave, points; e),
         ``bingo_probability`` (the probability of that bingo; p), ``equity`` (the value the
         engine ranks by, points; v), ``leave`` (``?`` for a blank, ``[CH]`` brackets) and
         ``fish`` (the bingo expectation exceeds the score); the floats are rounded to 4
         decimals. docs/method.md gives the formulas."""
         from ..core.move import Move
+        from ..formats.render import move_text
 
         out = []
         n = len(self) if top is None else min(top, len(self))
@@ -101,7 +104,7 @@ class Ranking:
             mv = Move.from_record(self.moves[i], spec)
             lv = self.leaves[i]
             leave = spec.format_tiles(np.repeat(np.arange(len(lv)), lv), blank="?")
-            out.append({"move": mv.gcg(spec), "score": int(self.j[i]),
+            out.append({"move": mv.gcg(spec), "word": move_text(mv, spec, board, coords), "score": int(self.j[i]),
                         "bingo_expectation": round(float(self.e[i]), 4),
                         "bingo_probability": round(float(self.p[i]), 4), "equity": round(float(self.v[i]), 4),
                         "leave": leave, "fish": bool(self.fish[i])})

@@ -100,6 +100,18 @@ def move_to_gcg(text: str, notation: str = "gcg") -> str:
     return text
 
 
+def written_out(text: str, spec: "LanguageSpec") -> str:
+    """A move in GCG coordinates written as people read it, played-through tiles in
+    parentheses (``8G CA(RR)OÑE``, :func:`heuri.formats.render.move_text`) → GCG with those
+    tiles written out (``8G CA[RR]OÑE``), which the arbitration reads; other text is
+    returned as it is. Raises MoveError for parentheses that do not parse."""
+    if "(" not in text and ")" not in text:
+        return text
+    from ...formats.render import parse_move_text
+
+    return parse_move_text(text, spec).gcg(spec, dots=False)
+
+
 def move_from_gcg(text: str, notation: str = "gcg") -> str:
     """A GCG move (``8D WORD``) → ``notation`` (``fisf``: ``H4 WORD``); the inverse of
     :func:`move_to_gcg`.
@@ -126,6 +138,7 @@ def check_move(spec: "LanguageSpec", t: Turn, text: str, words=None,
     given = " ".join(text.split())
     text = move_to_gcg(given, notation)
     try:
+        text = written_out(text, spec)
         return _check_gcg_move(spec, t, text, words)
     except MoveError as e:
         if text == given:

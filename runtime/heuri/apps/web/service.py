@@ -189,6 +189,20 @@ def _text(req: dict, name: str, required: bool = True, limit: int | None = MAX_T
     return v
 
 
+def _coords(req: dict) -> str:
+    """The request's ``coords``: ``"standard"`` (default) or ``"fisf"`` (heuri.move.COORDS)."""
+    from ...core.move import COORDS
+
+    return _choice(req, "coords", COORDS, "standard")
+
+
+def _word(move, spec, board, coords: str = "standard") -> str:
+    """A move as people read it (:func:`heuri.formats.render.move_text`)."""
+    from ...formats.render import move_text
+
+    return move_text(move, spec, board, coords)
+
+
 def _choice(req: dict, name: str, options, default: str) -> str:
     v = req.get(name)
     if v is None or v == "":
@@ -502,16 +516,18 @@ class Service:
                 **_lanes(pack, b), "warning": self._warning(req, pack)}
 
     def moves(self, req: dict) -> dict:
-        """``{lang, cgp, top}`` → ``{lang, count, moves: [{move, score, tiles_played, leave}],
-        warning}``: the rows of ``heuri moves --json`` (best score first, the generator's
+        """``{lang, cgp, top, coords}`` → ``{lang, count, moves: [{move, word, score,
+        tiles_played, leave}], warning}``: the rows of ``heuri moves --json`` (``move`` GCG,
+        ``word`` as people read it in ``coords``; best score first, the generator's
         order on ties), the first ``top`` (default all, at most :data:`MAX_ROWS`);
         ``warning`` (None or a sentence): the CGP's ``lex`` names a word list other than
         the answering pack's (:func:`heuri.cgp.lexicon_warning`)."""
         from ...core.move import Move, format_rack
         from ...core.movegen import leaves
 
-        _fields(req, ("lang", "lexicon", "cgp", "top"), "moves")
+        _fields(req, ("lang", "lexicon", "cgp", "top", "coords"), "moves")
         top = _int(req, "top", MAX_ROWS, 1, MAX_ROWS)
+        coords = _coords(req)
         pack, pos = self._position(req)
         spec = pack.spec
         moves = pos.moves(pack)
@@ -520,19 +536,21 @@ class Service:
         rows = []
         for k, i in enumerate(order):
             leave = format_rack([t for t in range(spec.n_kinds) for _ in range(int(lv[k, t]))], spec)
-            rows.append({"move": Move.from_record(moves[i], spec).gcg(spec), "score": int(moves[i]["score"]),
+            m = Move.from_record(moves[i], spec)
+            rows.append({"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "score": int(moves[i]["score"]),
                          "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
         return {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
                 "warning": self._warning(req, pack)}
 
     def best(self, req: dict) -> dict:
-        """``{lang, cgp, engine, top, k, top_n, exact}`` → ``{lang, engine, count, rows: [{move,
-        score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
+        """``{lang, cgp, engine, top, k, top_n, exact, coords}`` → ``{lang, engine, count, rows: [{move,
+        word, score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
         same evaluator, options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`,
         top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
         from ...eval.evaluate import engine_options
 
-        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact"), "best")
+        _fields(req, ("lang", "lexicon", "cgp", "engine", "top", "k", "top_n", "exact", "coords"), "best")
+        coords = _coords(req)
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
         top = _int(req, "top", 10, 1, MAX_ROWS)
         k = _num(req, "k", *K_RANGE)
@@ -541,7 +559,7 @@ class Service:
         pack, pos = self._position(req)
         with self._evaluator(pack, engine, **opts) as ev:
             ranking = ev.rank(pos)
-            rows = ranking.rows(pack.spec, top)
+            rows = ranking.rows(pack.spec, top, board=pos.board, coords=coords)
         return {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
                 "rows": rows,
                 "warning": self._warning(req, pack)}
@@ -586,25 +604,30 @@ class Service:
                 "warning": self._warning(req, pack)}
 
     def preview(self, req: dict) -> dict:
-        """``{lang, cgp, move}`` → the move checked for the player to move (board, rack and
-        word list) and drawn: ``{move, score, words, svg, lanes, lane_squares, cgp_after,
+        """``{lang, cgp, move, coords}`` → the move (GCG, or as people write it: ``8G CA(RR)OÑE``,
+        in ``coords``) checked for the player to move (board, rack and
+        word list) and drawn: ``{move, word, score, words, svg, lanes, lane_squares, cgp_after,
         leave, warning}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
         from ...core.move import Move, Placement
         from ...formats.render import board_svg
 
-        _fields(req, ("lang", "lexicon", "cgp", "move"), "preview")
+        from ...formats.render import parse_move_text
+
+        _fields(req, ("lang", "lexicon", "cgp", "move", "coords"), "preview")
+        coords = _coords(req)
         pack, pos = self._position(req)
         spec = pack.spec
-        m = Move.from_gcg(_text(req, "move"), pos.board, spec)
+        m = parse_move_text(_text(req, "move"), spec, pos.board, coords)
         score = pos.check(m, pack.words)
         words = []
         if isinstance(m, Placement):
             m = pos.board.canonical(m)
             words = [w for w, _ in pos.board.words(m)]
         after = pos.after(m, ())
-        return {"move": m.gcg(spec), "lexicon": spec.lexicon, "score": score, "words": words,
+        return {"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "lexicon": spec.lexicon,
+                "score": score, "words": words,
                 "leave": after.rack_text(pos.to_move),
                 "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
                 "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp(),
@@ -629,7 +652,8 @@ class Service:
         from ...formats.gcg import read_gcg, replay
         from ...formats.render import board_svg
 
-        _fields(req, ("gcg", "name", "path", "lang", "lexicon", "analyze", "engine", "analysis"), "game")
+        _fields(req, ("gcg", "name", "path", "lang", "lexicon", "analyze", "engine", "analysis", "coords"), "game")
+        coords = _coords(req)
         analysed = _bool(req, "analyze")
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)  # heuri analyze's default
         where = _text(req, "analysis", required=False)
@@ -667,7 +691,7 @@ class Service:
                              "kind": r["kind"], "rack": r["rack"], "move": r["move"], "score": r["points"],
                              "total": r["score"], "cgp": r["cgp"],
                              "svg": board_svg(v.board, played=v.played, second=v.best, label=f"turn {i + 1}"),
-                             **{k: r[k] for k in keep}}
+                             **{k: r[k] for k in keep}, **_turn_words(r, v, spec, coords)}
                             for i, (r, v) in enumerate(zip(g.rows, g.views))]
             return out
         r = replay(game, spec, end_rule="auto", words=pack.words)
@@ -686,7 +710,7 @@ class Service:
                     turns[-1]["svg"] = board_svg(st.board, label=f"turn {len(turns)}")
                 before = st.board
                 continue
-            from ...core.move import Move, Placement
+            from ...core.move import Move, Pass, Placement
 
             prev = before if before is not None else r.board_at(0)
             m = Move.from_gcg(e.move, prev, spec) if e.kind != "pass" else None
@@ -698,7 +722,8 @@ class Service:
                           "cgp": _cgp_before(prev, e.rack, spec, tot, e.player, scoreless),
                           "totals": list(st.recorded_totals), "off_list": e.line in off,
                           "off_words": ", ".join(off.get(e.line, [])),
-                          "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": []})
+                          "svg": board_svg(st.board, played=m, label=f"turn {len(turns) + 1}"), "after": [],
+                          "word": _word(m if m is not None else Pass(), spec, prev, coords)})
             prevs.append(prev)
             played.append((st.board, m))
             before = st.board
@@ -718,6 +743,7 @@ class Service:
             out["analysis"] = shown
             for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
                 t.update({k: row[k] for k in ANALYSIS_KEYS})
+                t["best_word"] = _text_word(t.get("best"), prev, spec, coords)
                 if t["off_list"]:  # not in the lexicon that answered: no rank, no equity lost
                     t.update(equity_lost=None, rank=None)
                 if t.get("best") and t["best"] != t["move"] and not t["after"]:
@@ -832,8 +858,11 @@ class Service:
         unchanged), reviewed by heuri's engine (:meth:`_review`), then heuri's reply; the
         new state. A ``turn`` that is not the game's
         (a stale page, a move sent twice) raises ApiError 409 and changes nothing."""
-        _fields(req, ("move", "turn"), "move")
+        from ...formats.render import parse_move_text
+
+        _fields(req, ("move", "turn", "coords"), "move")
         move = _text(req, "move", limit=64)
+        coords = _coords(req)
         turn = _int(req, "turn", None, 0, 10_000)
         if turn is None:
             raise HeuriError("turn: missing; give the state's turn (the moves played so far) with the move")
@@ -847,7 +876,7 @@ class Service:
                                f"(sent twice, or from a stale page): reload the game", 409, "stale-turn")
             if g.game.position.to_move != g.you:
                 raise HeuriError("it is heuri's turn")
-            g.game.play(move)
+            g.game.play(parse_move_text(move, g.pack.spec, g.game.position.board, coords))
             g.touched = self.clock()
             g.reviews[len(g.game.history) - 1] = self._review(g, *g.game.history[-1])
             self._heuri_turns(g)
@@ -855,7 +884,7 @@ class Service:
             return g.state(gid, g.touched)
 
     def _review(self, g: "_PlayGame", pos, move, score: int) -> dict:
-        """What heuri's engine would have played in your place: ``{best, best_score,
+        """What heuri's engine would have played in your place: ``{best, best_word, best_score,
         best_equity, score, equity, equity_lost, points_lost}`` for ``move`` played from
         ``pos`` (your turn) for ``score`` points. The ranking sees what you saw: your rack and the unseen tiles
         (the bag and heuri's rack together, as :meth:`play_state`'s ``unseen``), so it is the
@@ -875,9 +904,9 @@ class Service:
                 mine = rk.v[k]
             else:  # valued alone, with the board after it, as the engine values a candidate
                 mine = ev.rank(pos, moves=rec).v[0]
-        best = rk.rows(spec, 1)[0]
+        best = rk.rows(spec, 1, board=pos.board)[0]
         lost = 0.0 if k == 0 else max(0.0, float(rk.v[0]) - float(mine))
-        return {"best": best["move"], "best_score": best["score"], "best_equity": best["equity"],
+        return {"best": best["move"], "best_word": best["word"], "best_score": best["score"], "best_equity": best["equity"],
                 "score": int(score), "equity": round(float(mine), 4), "equity_lost": round(lost, 4),
                 "points_lost": best["score"] - score}
 
@@ -930,6 +959,27 @@ def _player_name(req: dict, field: str) -> str:
     if not any(ch.isalnum() for ch in name):
         raise HeuriError(f"{field}: {_show(v)}: a name needs at least one letter or digit")
     return name
+
+
+def _text_word(text, board, spec, coords: str) -> str:
+    """A GCG move text (as a record or an analysis stores it) as people read it; '' for
+    none; the text as it is when it does not read on ``board``."""
+    from ...core.errors import MoveError
+    from ...core.move import Move
+
+    if not text:
+        return ""
+    try:
+        return _word(Move.from_gcg(text, board, spec), spec, board, coords)
+    except MoveError:
+        return text
+
+
+def _turn_words(row: dict, view, spec, coords: str) -> dict:
+    """``{word, best_word}`` of an analysed turn: its move and the engine's best as
+    people read them, on the board before the turn."""
+    return {"word": _text_word(row["move"], view.before, spec, coords),
+            "best_word": _text_word(row.get("best"), view.before, spec, coords)}
 
 
 def _exchange_count(move: str, spec) -> int:
@@ -1024,13 +1074,13 @@ class _PlayGame:
     def _end_rows(self, nick) -> list[dict]:
         """The end-of-game rows of the move list, as the record's end lines
         (:func:`heuri.formats.gcg.game_to_gcg`): ``{nick, move: "(RACK)", score, total,
-        rack: "", kind: "end_points" | "end_penalty", review: None}``; none before the end."""
+        word, rack: "", kind: "end_points" | "end_penalty", review: None}``; none before the end."""
         from ...formats.gcg import game_to_gcg
 
         if not self.game.over:
             return []
         rec = game_to_gcg(self.game, nicks=tuple(nick(i) for i in range(len(self.game.position.scores))))
-        return [{"nick": e.nick, "move": e.body(), "score": e.score, "total": e.total, "rack": "", "kind": e.kind,
+        return [{"nick": e.nick, "move": e.body(), "word": e.body(), "score": e.score, "total": e.total, "rack": "", "kind": e.kind,
                  "review": None}
                 for e in rec.events if e.kind in ("end_points", "end_penalty")]
 
@@ -1049,7 +1099,9 @@ class _PlayGame:
             text = move.gcg(spec)
             if not mine and not p.over and isinstance(move, Exchange):
                 text = f"-{move.n_tiles}"
-            hist.append({"nick": nick(pos.to_move), "move": text, "score": pts,
+            hist.append({"nick": nick(pos.to_move), "move": text,
+                         "word": _word(move, spec, pos.board) if isinstance(move, Placement) else
+                         "pass" if text == "-" else text, "score": pts,
                          "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else "",
                          "kind": "exchange" if isinstance(move, Exchange) else "play" if isinstance(move, Placement)
                          else "pass",

@@ -197,12 +197,12 @@ async function rank() {
   await refresh();
   try {
     const d = await api("/api/best", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
-                                       engine: $("#engine").value, top: 100 });
+                                       engine: $("#engine").value, top: 100, coords: heuriCoords.get() });
     S.rows = d.rows;
     const tb = $("#moves tbody");
     d.rows.forEach((m, i) => {
       const tr = el("tr", { class: "moverow", "data-i": String(i) });
-      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.move), el("td", {}, String(m.score)),
+      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.word || m.move), el("td", {}, String(m.score)),
                 el("td", {}, m.bingo_expectation.toFixed(2)), el("td", {}, m.bingo_probability.toFixed(3)),
                 el("td", { class: "v" }, m.equity.toFixed(2)),
                 el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? "fish" : ""));
@@ -230,10 +230,11 @@ async function preview(i) {
   }
   try {
     const d = await api("/api/preview", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(), move: m.move });
+    d.word = heuriCoords.show(d.word || d.move);
     S.preview = d;
     drawPosition(d.svg);
     $("#preview").hidden = false; $("#apply").hidden = false;
-    $("#preview-text").textContent = `${d.move}: ${d.score} points (${d.words.join(", ")}), keep ${d.leave || "nothing"}`;
+    $("#preview-text").textContent = `${d.word}: ${d.score} points (${d.words.join(", ")}), keep ${d.leave || "nothing"}`;
   } catch (e) { showError("#pos-error", e); }
 }
 
@@ -313,7 +314,7 @@ async function loadGame() {
   const body = { lang: $("#gcg-lang").value || (lx && lx.value ? lx.dataset.lang : undefined),
                  lexicon: $("#gcg-lexicon").value || undefined,
                  analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
-                 analysis: $("#gcg-analysis").value.trim() || undefined };
+                 analysis: $("#gcg-analysis").value.trim() || undefined, coords: heuriCoords.get() };
   if (f) {
     if (f.size > S.info.limits.body_bytes) {
       fieldError("#gcg-file", t("{name}: {size} bytes; a game record is a few KB", { name: f.name, size: f.size }));
@@ -347,7 +348,7 @@ async function loadGame() {
   ban.hidden = !off.length;
   if (off.length) {
     ban.append(el("b", {}, `${off.length} move${off.length === 1 ? "" : "s"} not in ${g.lexicon}`));
-    ban.append(document.createTextNode(": " + off.map((t) => `${t.n} ${t.move} (${t.off_words})`).join(", ") +
+    ban.append(document.createTextNode(": " + off.map((t) => `${t.n} ${t.word || t.move} (${t.off_words})`).join(", ") +
       ". Not scored: no rank, no equity lost."));
   }
   const tb = $("#turns tbody");
@@ -356,9 +357,9 @@ async function loadGame() {
     const tr = el("tr", { class: "turnrow" + (t.off_list ? " offlist" : ""), "data-i": String(i) });
     const lost = el("td", {}, t.equity_lost == null ? "" : t.equity_lost.toFixed(1));
     if (t.off_list) { lost.textContent = ""; lost.append(el("span", { class: "badge offlist", title: t.off_words }, `not in ${g.lexicon}`)); }
-    tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.move),
+    tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.word || t.move),
               el("td", {}, String(t.score)), el("td", {}, String(t.total)), lost,
-              el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best : ""));
+              el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best_word || t.best : ""));
     tr.addEventListener("click", () => showTurn(i));
     tb.append(tr);
   });
@@ -376,12 +377,12 @@ function showTurn(i) {
   const row = document.querySelector(`#turns tr[data-i="${S.turn}"]`);
   row.classList.add("on");
   row.scrollIntoView({ block: "nearest" });
-  let txt = `${t.nick}${t.rack ? " with " + t.rack : ""}: ${t.move} ${t.score >= 0 ? "+" : ""}${t.score}, total ${t.total}`;
+  let txt = `${t.nick}${t.rack ? " with " + t.rack : ""}: ${t.word || t.move} ${t.score >= 0 ? "+" : ""}${t.score}, total ${t.total}`;
   if (t.after && t.after.length) txt += ` · then ${t.after.join(" · ")}`;
   if (t.off_list) txt += ` · not in ${g.lexicon}: ${t.off_words} (not scored)`;
   if (g.analysed && t.best) {
-    txt += t.off_list ? ` · ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
-         : t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best} (v ${t.best_v.toFixed(1)}, dashed)`
+    txt += t.off_list ? ` · ${g.engine} plays ${t.best_word || t.best} (v ${t.best_v.toFixed(1)}, dashed)`
+         : t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best_word || t.best} (v ${t.best_v.toFixed(1)}, dashed)`
                          : ` · ${g.engine} agrees`;
     const note = (t.note || "").split("; ").filter((x) => x && !x.startsWith("not in ")).join("; ");
     if (note) txt += ` · ${note}`;  // "not in <lexicon>" is said above
@@ -424,7 +425,7 @@ async function playMove(text) {
   $("#play-status").textContent = "heuri is thinking…";
   try {
     // the turn the move answers: a move sent twice, or from a stale tab, is refused (409)
-    drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text, turn: S.play.turn }));
+    drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text, turn: S.play.turn, coords: heuriCoords.get() }));
     $("#play-move").value = ""; $("#play-ex").value = ""; S.playCoord = null;
     placeReset(); drawPlay(S.play);
   } catch (e) {
@@ -457,7 +458,7 @@ function drawPlay(d) {
     const end = h.kind === "end_points" || h.kind === "end_penalty";  // the racks left at the end
     const tr = el("tr", end ? { class: "endrow" } : h.review ? { title: reviewText(h.review) } : {});
     tr.append(el("td", {}, end ? "" : String(i + 1)), el("td", {}, (d.names || {})[h.nick] || h.nick),
-              el("td", { class: "mv" }, h.move),
+              el("td", { class: "mv" }, heuriCoords.show(h.word || h.move)),
               el("td", {}, String(h.score)), el("td", {}, String(h.total)));
     tb.prepend(tr);
   });
@@ -478,7 +479,7 @@ function playSquare(r, c) {
   const prev = S.playCoord;
   const down = prev && prev[0] === r && prev[1] === c && prev[2];
   S.playCoord = [r, c, !down];
-  const coord = S.playCoord[2] ? `${r + 1}${String.fromCharCode(65 + c)}` : `${String.fromCharCode(65 + c)}${r + 1}`;
+  const coord = heuriCoords.square(r, c, S.playCoord[2]);
   const word = $("#play-move").value.split(/\s+/)[1] || "";
   $("#play-move").value = `${coord} ${word}`;
   drawPlay(S.play);
@@ -545,7 +546,7 @@ function placedMove() {
     else return { error: t("The tiles placed leave a gap at {square}.", { square: sqName(r, c) }) };
   }
   const [r0, c0] = at(lo);
-  const coord = across ? sqName(r0, c0) : `${String.fromCharCode(65 + c0)}${r0 + 1}`;
+  const coord = heuriCoords.square(r0, c0, across);
   return { text: `${coord} ${word}` };
 }
 
@@ -591,7 +592,7 @@ function setPlayDir(across) {
   if (S.place.tiles.length) placedToInput();
   else if (S.playCoord) {  // the coordinate typed so far, turned
     const [r, c] = S.playCoord;
-    const coord = across ? sqName(r, c) : `${String.fromCharCode(65 + c)}${r + 1}`;
+    const coord = heuriCoords.square(r, c, across);
     const word = $("#play-move").value.split(/\s+/)[1] || "";
     $("#play-move").value = `${coord} ${word}`;
   }
@@ -654,11 +655,11 @@ function playExtras(d) {
 // "heuri would have played ..." for a review of one of your moves (service's _review)
 function reviewText(r) {
   if (r.equity_lost === 0) {
-    return t("heuri would have played the same: {move}, {score} points.", { move: r.best, score: r.best_score });
+    return t("heuri would have played the same: {move}, {score} points.", { move: heuriCoords.show(r.best_word || r.best), score: r.best_score });
   }
   const diff = r.score - r.best_score;
   return t("heuri would have played {move} for {score} points; yours scored {yours} ({diff} points, {lost} of equity lost).",
-           { move: r.best, score: r.best_score, yours: r.score, diff: (diff > 0 ? "+" : "") + diff,
+           { move: heuriCoords.show(r.best_word || r.best), score: r.best_score, yours: r.score, diff: (diff > 0 ? "+" : "") + diff,
              lost: r.equity_lost.toFixed(1) });
 }
 
@@ -668,11 +669,11 @@ async function playHint() {
   $("#play-hint-text").textContent = t("heuri is looking…");
   try {
     const d = await api("/api/best", { lang: S.play.lang, lexicon: S.play.lexicon, cgp: S.play.cgp,
-                                       engine: S.play.engine, top: 1 });
+                                       engine: S.play.engine, top: 1, coords: heuriCoords.get() });
     const m = d.rows[0];
     S.hintTurn = turn;
     $("#play-hint-text").textContent = t("Hint: {move}, {score} points (equity {equity}).",
-                                         { move: m.move, score: m.score, equity: m.equity.toFixed(1) });
+                                         { move: m.word || m.move, score: m.score, equity: m.equity.toFixed(1) });
   } catch (e) { $("#play-hint-text").textContent = ""; showError("#play-error", e); }
 }
 
@@ -756,6 +757,11 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   onSquare($("#play-board"), playBoardClick);
   wirePlay();
+  document.addEventListener("heuri-coords", () => {  // the coordinates setting changed: ask again
+    if (S.rows.length) rank();
+    if (S.game) loadGame();
+    if (S.play) drawPlay(S.play);
+  });
   S.view = "position";
   init().catch((e) => showError("#pos-error", e));
 });
