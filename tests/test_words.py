@@ -150,11 +150,11 @@ def test_parse_of_the_display_form_gives_the_move_back(lang):
 def test_cli_best_and_moves_show_whole_words(pack_es, capsys):
     from heuri.cli import main
 
-    assert main(["best", "--gcg", str(ES_RECORD), "--turn", "12", "--top", "3", "--json", "--coords", "fisf"]) == 0
+    assert main(["best", "--gcg", str(ES_RECORD), "--turn", "13", "--top", "3", "--json", "--coords", "fisf"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [(r["move"], r["word"], r["score"]) for r in rows] == [
         ("15D DEBUT", "O4 DEBUT", 47), ("C5 DEBUT", "3E DEBUT", 20), ("5C DUBD.", "E3 DUBD(A)", 18)]
-    assert main(["best", "--gcg", str(ES_RECORD), "--turn", "12", "--top", "3"]) == 0
+    assert main(["best", "--gcg", str(ES_RECORD), "--turn", "13", "--top", "3"]) == 0
     assert "5C DUBD(A)" in capsys.readouterr().out
 
 

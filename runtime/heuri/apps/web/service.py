@@ -1369,7 +1369,7 @@ class _TrainerGame:
         from ...core.move import Move, format_rack
         from ...core.tiletext import format_spelling
         from ...formats.render import board_svg
-        from ..duplicate import move_from_gcg, move_to_gcg
+        from ..duplicate import move_to_gcg
 
         tr = self.trainer
         game = tr.game
@@ -1418,7 +1418,7 @@ class _TrainerGame:
                 except MoveError:  # checked when handed in: cannot fail
                     mine = None
             res = row(r)
-            res.update(tops=[move_from_gcg(x, tr.notation) for x in t.tops], bingo=t.bingo,
+            res.update(tops=[tr.top(t)] + tr.equal_tops(t), bingo=t.bingo,
                        bingo_moves=t.bingo_moves, p_septet=t.p_septet, refused=[list(x) for x in r.refused],
                        svg=board_svg(t.board.play(t.top), played=t.top, second=mine, label=f"turn {t.number}: the top"))
             out.update(turn=t.number, draw=draw_of(t), result=res)

@@ -59,7 +59,7 @@
     // narrow screen the turn comes first, the board under it, so both are in view together.
     const cols = node("div", { class: "trcols" });
     const bcol = node("div", { class: "boardcol" });
-    bcol.append(node("div", { id: "tr-board", class: "boardbox", "aria-label": t("board: click a tile of the draw, then a square") }),
+    bcol.append(node("div", { id: "tr-board", class: "boardbox", "data-own-coords": "", "aria-label": t("board: click a tile of the draw, then a square") }),
                 node("p", { class: "hint", id: "tr-hint" }));
     const side = node("div", { class: "trturn" });
     const rest = node("div", { class: "trrest" });

@@ -48,10 +48,12 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 
 // Board labels to match the setting: every board the page draws (class="board", labels
-// text.cl / text.rl with data-i) is relabelled when it appears and when the setting changes.
+// text.cl / text.rl with data-i) is relabelled when it appears and when the setting changes,
+// except a board inside [data-own-coords] (the duplicate trainer's, labelled in its game's notation).
 window.heuriCoords.relabel = function (root) {
   const fisf = window.heuriCoords.get() === "fisf";
   (root || document).querySelectorAll("svg.board text.cl, svg.board text.rl").forEach((n) => {
+    if (n.closest("[data-own-coords]")) return;
     const i = parseInt(n.getAttribute("data-i"), 10);
     const letter = String.fromCharCode(65 + i), number = String(i + 1);
     const want = n.classList.contains("cl") === fisf ? number : letter;
