@@ -602,8 +602,12 @@ def cmd_analyze(args) -> int:
     if res.summaries:
         con.print(t)
     kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
-    con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-              f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
+    if res.discarded:
+        con.print(f"no game was analysed, so nothing is kept in {res.out}: mend the records below (or give "
+                  f"--lang) and run the same command again", highlight=False, markup=False, soft_wrap=True)
+    else:
+        con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
+                  f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
