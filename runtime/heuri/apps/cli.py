@@ -970,6 +970,37 @@ def _lexicon_everywhere(sub) -> None:
                 _lexicon_everywhere(a)
 
 
+#: the commands that run the compiled kernels (numba compiles them on first use)
+COMPILING = ("moves", "best", "endgame", "peg", "match", "analyze", "duplicate", "serve", "siu")
+
+
+def kernels_cached() -> bool | None:
+    """Whether numba's on-disk cache holds the main kernels (move generation, δ, the leave
+    tables) for the source as it is: True, False (the first run compiles them, 15-60 s), or
+    None when it cannot tell (numba's cache layout is not the one read here)."""
+    try:
+        from ..core import movegen
+        from ..eval import bingo, evaluate, probability
+
+        kernels = (movegen._gen_all, movegen.search_kernel, bingo._delta_bits_after_lines,
+                   probability._leave_kernel2, evaluate._delta_sums_ov)
+        # an index whose source stamp is stale loads as empty: numba would compile again
+        return all(bool(k._cache._cache_file._load_index()) for k in kernels)
+    except Exception:  # a numba without these internals: say nothing rather than fail
+        return None
+
+
+def compile_notice(file=None) -> bool:
+    """Say on stderr (``file``) that the kernels are being compiled when numba's cache is
+    cold (:func:`kernels_cached` False), so that a first run's silent minute is explained;
+    returns whether it said so."""
+    if kernels_cached() is not False:
+        return False
+    print("heuri: compiling the move generator and the evaluator, once (about 30 s to a minute; "
+          "later runs load them from the cache)...", file=file or sys.stderr, flush=True)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -982,6 +1013,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.lexicon:
         # Through the environment too (match workers, SIU sessions); load_pack reads it.
         os.environ["HEURI_LEXICON"] = args.lexicon
+    if args.command in COMPILING:
+        compile_notice()
     try:
         if args.lexicon and args.command != "lexicon":
             from ..core.pack import lexicon_root
