@@ -94,6 +94,17 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_s(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used, from /proc; None where it
+    cannot be read. On a shared machine the server's CPU per answer is steadier than
+    its latency."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 async def watch_rss(pid: int, until: float, every: float, out: list) -> None:
     """Append ``(seconds, MB)`` of the server's RSS every ``every`` seconds until ``until``."""
     t0 = time.perf_counter()
@@ -151,6 +162,7 @@ def main() -> int:
         pid = proc.pid if proc is not None else a.pid
         if pid:
             print(f"server RSS before the load: {rss_mb(pid):.0f} MB")
+        cpu0 = cpu_s(pid) if pid else None
         until = time.perf_counter() + a.seconds
 
         async def run():
@@ -162,6 +174,7 @@ def main() -> int:
         t0 = time.perf_counter()
         asyncio.run(run())
         wall = time.perf_counter() - t0
+        cpu1 = cpu_s(pid) if pid else None
         if pid:
             end = rss_mb(pid)
             if end is not None:
@@ -175,6 +188,9 @@ def main() -> int:
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"{n} answers ({n / wall:.1f} a second), {len(errors)} errors; best: "
           f"{'a random engine and k each' if a.vary else 'the default engine and k'}")
+    if cpu0 is not None and cpu1 is not None and n:
+        print(f"server CPU: {cpu1 - cpu0:.1f} s, {(cpu1 - cpu0) / n * 1000:.1f} ms an answer "
+              f"({(cpu1 - cpu0) / wall:.2f} cores busy on average)")
     if rss:
         print(f"server RSS: {rss[0][1]:.0f} MB at the start, {max(m for _, m in rss):.0f} MB at most, "
               f"{rss[-1][1]:.0f} MB after {rss[-1][0]:.0f} s (target: ≤ 1024 MB after 5 minutes)")

@@ -333,3 +333,25 @@ def test_a_failed_analysis_does_not_block_the_retry(tmp_path, records, capsys):
     assert main(argv + ["--lang", "en"]) == 0  # other options, no --force needed: nothing was finished
     s = json.loads((out / "summary.json").read_text())
     assert [g["id"] for g in s["games"]] == ["x"] and s["failed"] == []
+
+
+def test_a_failed_analysis_removes_what_it_wrote_and_only_that(tmp_path, records, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    gcg = (records / "in" / "g00000-0.gcg").read_text()
+    (src / "x.gcg").write_text("".join(l for l in gcg.splitlines(True)
+                                       if not l.startswith(("#tile-distribution", "#lexicon"))))
+    made = tmp_path / "made"  # a folder the run makes: gone
+    argv = ["analyze", str(src), "--engine", "greedy", "--quiet"]
+    assert main(argv + ["--out", str(made)]) == 1
+    text = capsys.readouterr().out
+    assert "no game was analysed, so nothing is kept" in text and "1 of 1 records failed" in text
+    assert not made.exists()
+    mine = tmp_path / "mine"  # a folder the user made, empty: kept, empty again
+    mine.mkdir()
+    assert main(argv + ["--out", str(mine)]) == 1
+    assert list(mine.iterdir()) == []
+    # the same command the same day with the language: a fresh analysis, no --force
+    assert main(argv + ["--out", str(mine), "--lang", "en"]) == 0
+    assert sorted(p.name for p in mine.iterdir()) == [".heuri-output.json", "games", "index.html", "rows",
+                                                      "summary.json", "turns.parquet"]

@@ -20,6 +20,7 @@ A record that cannot be read or replayed (a malformed line, a missing pack) is l
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,13 +36,15 @@ class OutputExistsError(HeuriError):
 class BatchResult:
     """``summaries`` (one dict a game analysed, input order), ``rows`` (every turn),
     ``failed`` (``(path, message)``), ``out`` (the folder written), ``resumed`` (games an
-    earlier run of the same analysis had finished, kept)."""
+    earlier run of the same analysis had finished, kept), ``discarded`` (every record
+    failed: what the run wrote was removed, and the folder when the run made it)."""
 
     out: Path
     summaries: list = field(default_factory=list)
     rows: list = field(default_factory=list)
     failed: list = field(default_factory=list)
     resumed: int = 0
+    discarded: bool = False
 
 
 def find_records(inputs) -> list[Path]:
@@ -156,7 +159,10 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     (which deletes only what an earlier analysis wrote there). Ctrl-C or SIGTERM stops the
     workers at once, writes the table, summary and index of the games finished (the summary
     says ``"interrupted": true`` and lists the ``pending`` records) and raises
-    :class:`heuri.outdir.Interrupted`.
+    :class:`heuri.outdir.Interrupted`. A run that finishes no game (every record failed, or
+    an error before the first game) removes the files it listed in the folder's marker and
+    the marker, and the folder when it made it (``discarded``); a file it did not write is
+    never removed.
 
     Raises HeuriError before any work for a bad input path, an unknown engine, a bad
     ``jobs`` or an output folder that cannot be used (:class:`OutputExistsError`)."""
@@ -172,6 +178,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
               "records": [[str(p.resolve()), gid] for p, gid in zip(paths, ids)]}
     if coords != "standard":  # pages in another notation: another analysis folder's content
         params["coords"] = coords
+    made = not os.path.lexists(out)  # a folder this run makes goes again when nothing came of it
     try:
         folder = OutputFolder.open(out, COMMAND, force=force, params=params, adopt=_adopt, what="the analysis")
     except HeuriError as e:
@@ -238,9 +245,15 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                         ex.shutdown(wait=True, cancel_futures=True)
             except BaseException as e:
                 if not is_interrupt(e):
+                    if not any(n.startswith("rows/") for n in folder.owned):
+                        folder.discard(remove_root=made)  # nothing finished: leave no half folder
                     raise
                 interrupted = e
             _write_outputs(folder, engine, paths, results, res, interrupted is not None, coords)
+            if interrupted is None and not res.summaries:
+                # every record failed: an analysis of nothing is not kept (the retry starts afresh)
+                folder.discard(remove_root=made)
+                res.discarded = True
     finally:
         if bar is not None:
             bar.close()

@@ -945,8 +945,12 @@ def cmd_analyze(args) -> int:
                          f"engine's choice minus that of the move played, in points, a move and added up over a "
                          f"game (not points lost on the scoreboard)."), highlight=False)
     kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
-    con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-              f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
+    if res.discarded:
+        con.print(f"no game was analysed, so nothing is kept in {res.out}: mend the records below (or give "
+                  f"--lang) and run the same command again", highlight=False, markup=False, soft_wrap=True)
+    else:
+        con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
+                  f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
@@ -1357,6 +1361,37 @@ def _lexicon_everywhere(sub) -> None:
                 _lexicon_everywhere(a)
 
 
+#: the commands that run the compiled kernels (numba compiles them on first use)
+COMPILING = ("moves", "best", "endgame", "peg", "match", "analyze", "duplicate", "serve", "siu")
+
+
+def kernels_cached() -> bool | None:
+    """Whether numba's on-disk cache holds the main kernels (move generation, δ, the leave
+    tables) for the source as it is: True, False (the first run compiles them, 15-60 s), or
+    None when it cannot tell (numba's cache layout is not the one read here)."""
+    try:
+        from ..core import movegen
+        from ..eval import bingo, evaluate, probability
+
+        kernels = (movegen._gen_all, movegen.search_kernel, bingo._delta_bits_after_lines,
+                   probability._leave_kernel2, evaluate._delta_sums_ov)
+        # an index whose source stamp is stale loads as empty: numba would compile again
+        return all(bool(k._cache._cache_file._load_index()) for k in kernels)
+    except Exception:  # a numba without these internals: say nothing rather than fail
+        return None
+
+
+def compile_notice(file=None) -> bool:
+    """Say on stderr (``file``) that the kernels are being compiled when numba's cache is
+    cold (:func:`kernels_cached` False), so that a first run's silent minute is explained;
+    returns whether it said so."""
+    if kernels_cached() is not False:
+        return False
+    print("heuri: compiling the move generator and the evaluator, once (about 30 s to a minute; "
+          "later runs load them from the cache)...", file=file or sys.stderr, flush=True)
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -1369,6 +1404,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.lexicon:
         # Through the environment too (match workers, SIU sessions); load_pack reads it.
         os.environ["HEURI_LEXICON"] = args.lexicon
+    if args.command in COMPILING:
+        compile_notice()
     try:
         if args.lexicon and args.command != "lexicon":
             from ..core.pack import lexicon_root

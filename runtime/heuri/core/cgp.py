@@ -131,7 +131,7 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
             racks.append(None)
             continue
         try:
-            racks.append(tuple(parse_rack(rk, spec, what=f"CGP rack {i + 1}")))
+            racks.append(tuple(parse_rack(rk, spec, what=f"CGP rack {i + 1}", size=spec.rack_size)))
         except MoveError as e:
             raise CgpError(str(e), "bad-rack") from None
         if len(racks[-1]) > spec.rack_size:
@@ -260,11 +260,36 @@ def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str =
 def guess_language(text: str) -> str | None:
     """Language code of a CGP from its ``lex``/``ld`` operations, as the language specs'
     ``[recognise]`` tables say (:func:`heuri.spec.recognise`: ``lex FILE2017;`` → es,
-    ``ld english;`` → en), else None."""
+    ``ld english;`` → en), else from the tiles of its board and racks when one language
+    alone has them all (:func:`heuri.spec.recognise_tiles`: ``Ñ``, ``[CH]``, ``[LL]``,
+    ``[RR]`` → es), else None."""
     # the last operation may lack its ';' here: parse_cgp then says so, not "which language?"
     m = re.search(r"(?:^|[\s;])lex\s+([^;]+?)\s*(?:;|$)", text)
     d = re.search(r"(?:^|[\s;])ld\s+([^;]+?)\s*(?:;|$)", text)
-    return guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
+    if m or d:
+        got = guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
+        if got is not None:
+            return got
+    from .spec import recognise_tiles
+
+    return recognise_tiles(cgp_spellings(text))
+
+
+def cgp_spellings(text: str) -> set[str]:
+    """The tile spellings a CGP's board and racks use, upper case, brackets removed
+    (``{"A", "CH", "Ñ"}``); digits, ``/`` and ``?`` left out; an empty set for text
+    that is not tile text."""
+    from .tiletext import scan
+
+    fields = nfc(text).split(None, 2)
+    out: set[str] = set()
+    for f in fields[:2]:
+        try:
+            toks = scan(re.sub(r"[\d/?]", "", f))
+        except TileError:
+            return set()
+        out.update(t.upper() for t in toks)
+    return out
 
 
 def guess_language_from_names(lexicon: str | None, distribution: str | None = None) -> str | None:

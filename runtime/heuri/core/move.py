@@ -132,17 +132,83 @@ def _tokens(text: str, what: str, alone: str, kind: str) -> list[str]:
         raise MoveError(str(e), kind) from None
 
 
-def parse_rack(text: str, spec: "LanguageSpec", what: str = "rack") -> list[int]:
+def parse_rack(text: str, spec: "LanguageSpec", what: str = "rack", size: int | None = None) -> list[int]:
     """Rack text → tile ids: upper-case tile spellings, ``?`` for a blank, brackets for a
     multi-letter tile (``[CH]``, ``[L·L]``). Raises MoveError (kind ``"malformed-rack"``)
     naming the bad part.
 
+    ``size``: the most tiles a rack holds. Letters written one after the other are
+    single tiles (``CH`` is C and H); when that reading holds more than ``size`` tiles
+    and exactly one way of joining letters into the language's multi-letter tiles fits,
+    that reading is taken (Spanish ``ACHELLÑO?``: A, CH, E, LL, Ñ, O and a blank, 7
+    tiles); otherwise MoveError (kind ``"too-many-tiles"``) says how many tiles the text
+    holds and how to write a multi-letter tile.
+
     >>> from heuri.spec import load_spec
-    >>> parse_rack("?C[CH]", load_spec("es"))
+    >>> es = load_spec("es")
+    >>> parse_rack("?C[CH]", es)
     [28, 2, 3]
+    >>> es.format_tiles(parse_rack("ACHELLÑO?", es, size=7), blank="?")
+    'A[CH]E[LL]ÑO?'
     """
+    out = _parse_rack_tokens(_tokens(text, what, "?", "malformed-rack"), text, spec, what)
+    if size is None or len(out) <= size:
+        return out
+    readings = _joined_readings(text, spec, what, size)
+    if len(readings) == 1:
+        return readings[0]
+    plain = [t for t in spec.tiles if len(t) > 1]
+    multi = ", ".join(format_spelling(t) for t in plain)
+    how = ""
+    if plain:
+        how = (f"; a tile of several letters is written in brackets ({multi}): {plain[0]} without them is "
+               f"{len(plain[0])} tiles, {' and '.join(plain[0])}")
+    if len(readings) > 1:
+        how = (f"; reading letters as {multi} fits {size} tiles in more than one way: write each tile of "
+               f"several letters in brackets ({multi})")
+    raise MoveError(f"{what} {text!r} has {len(out)} tiles, more than {size}{how}", "too-many-tiles")
+
+
+def _joined_readings(text: str, spec: "LanguageSpec", what: str, size: int) -> list[list[int]]:
+    """The readings of rack ``text`` that join runs of letters written one after the other
+    into the language's multi-letter tiles (each run joined or not) and hold at most
+    ``size`` tiles; at most a few hundred readings are tried."""
+    toks = _tokens(text, what, "?", "malformed-rack")
+    multi = [t for t in spec.tiles if len(t) > 1]
+    if not multi:
+        return []
+    # the places where tokens i..i+n-1, each one letter, spell a multi-letter tile
+    spots = []
+    for i in range(len(toks)):
+        for t in multi:
+            n = len(t)
+            if i + n <= len(toks) and all(len(x) == 1 for x in toks[i:i + n]) and "".join(toks[i:i + n]) == t:
+                spots.append((i, n))
+    if len(spots) > 10:
+        return []
     out = []
-    for tok in _tokens(text, what, "?", "malformed-rack"):
+    for mask in range(1, 1 << len(spots)):
+        chosen = [spots[b] for b in range(len(spots)) if mask >> b & 1]
+        ends = sorted(chosen)
+        if any(a[0] + a[1] > b[0] for a, b in zip(ends, ends[1:])):
+            continue  # overlapping joins (CHH: C+H or H+...)
+        merged, i = [], 0
+        starts = dict(ends)
+        while i < len(toks):
+            if i in starts:
+                merged.append("".join(toks[i:i + starts[i]]))
+                i += starts[i]
+            else:
+                merged.append(toks[i])
+                i += 1
+        if len(merged) <= size:
+            out.append(_parse_rack_tokens(merged, text, spec, what))
+    return out
+
+
+def _parse_rack_tokens(toks: list[str], text: str, spec: "LanguageSpec", what: str) -> list[int]:
+    out = []
+    for tok in toks:
         if tok == "?":
             out.append(spec.blank)
             continue

@@ -243,6 +243,17 @@ class OutputFolder:
                 with contextlib.suppress(OSError):
                     os.rmdir(dirpath)  # only when empty
 
+    def discard(self, remove_root: bool = False) -> None:
+        """Undo the folder: delete every file the marker lists (as :meth:`_clear`), then
+        the marker, then the root itself when ``remove_root`` and it is empty. A file the
+        marker does not list is never touched (the root then stays)."""
+        self._clear()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.root / MARKER)
+        if remove_root:
+            with contextlib.suppress(OSError):
+                os.rmdir(self.root)  # only when empty
+
     def _inside(self, rel: str) -> bool:
         """True when no folder on the way from the root to ``rel`` is a link (or missing)."""
         p = self.root

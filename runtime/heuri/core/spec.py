@@ -14,6 +14,8 @@ spec's order, the blank is ``L``; a rack, leave or bag is a count vector of leng
 """
 from __future__ import annotations
 
+import functools
+
 import os
 import tomllib
 import unicodedata
@@ -431,6 +433,41 @@ def load_spec(lang: str | Path) -> LanguageSpec:
 def list_languages() -> list[str]:
     """Language codes with a spec under ``lexicons/`` (the pipeline's targets)."""
     return sorted(p.parent.name for p in LEXICONS.glob("*/spec.toml"))
+
+
+def recognise_tiles(spellings, folders: "list[Path] | None" = None) -> str | None:
+    """Language code of a board or rack from the tiles it uses: the one language whose
+    tile set holds every spelling in ``spellings`` (upper case, brackets removed: ``Ñ``,
+    ``CH``; the blank's ``?`` is not given), among the specs of ``lexicons/`` and the
+    built packs (or the spec folders given). Spanish answers for a text with ``Ñ`` or
+    ``CH``, Catalan for ``Ç``; plain A-Z letters fit several languages: None, as when no
+    spec holds them all. Specs that do not load are skipped."""
+    want = {nfc(x).upper() for x in spellings}
+    if not want:
+        return None
+    if folders is None:
+        folders = sorted(p.parent for p in build_root().glob("*/spec.toml")) + \
+            sorted(p.parent for p in LEXICONS.glob("*/spec.toml"))
+    hits = set()
+    for f in folders:
+        try:
+            got = _code_and_tiles(str(f), (Path(f) / "spec.toml").stat().st_mtime_ns)
+        except OSError:
+            continue
+        if got is not None and want <= got[1]:
+            hits.add(got[0])
+    return hits.pop() if len(hits) == 1 else None
+
+
+@functools.lru_cache(maxsize=64)
+def _code_and_tiles(folder: str, mtime_ns: int) -> "tuple[str, frozenset[str]] | None":
+    """(code, tile spellings) of the spec in ``folder`` (read once per modification time),
+    None when it does not load."""
+    try:
+        sp = load_spec(folder)
+    except SpecError:
+        return None
+    return sp.code, frozenset(sp.tiles)
 
 
 def recognise(lexicon: str | None, distribution: str | None = None,

@@ -336,6 +336,10 @@ class Evaluator:
 
     #: points subtracted from every bingo's value (0: the paper's 50 + kσ; see :class:`Heuri4`)
     bingo_offset = 0.0
+    #: where the δ of a board comes from (:class:`heuri.eval.bingo.BoardDeltaCache`, shared
+    #: by the evaluators of a server); None: made afresh each decision. δ depends on the
+    #: board alone, so sharing it changes no value.
+    board_deltas = None
 
     def _bingo_values(self, bonus: float) -> np.ndarray:
         """(n_keys,) float64 points: 50 + kσ(s) with the bonus, less :attr:`bingo_offset`
@@ -508,7 +512,8 @@ class Heuri3(Evaluator):
         spec = self.spec
         # keys with more blanks than the player can still hold have p = 0: skip their δ
         nb = min(int(rack[spec.blank] + U[spec.blank]), spec.rack_size)
-        bd = BoardDelta(self.pack, letters, max_blanks=nb)
+        bd = (BoardDelta(self.pack, letters, max_blanks=nb) if self.board_deltas is None
+              else self.board_deltas.get(self.pack, letters, nb))
         self.last_delta = bd
         q = float(self.lanes)
         N = int(U.sum())

@@ -336,6 +336,12 @@ def _init_worker(lang: str, names: tuple[str, ...], endgame_options: dict | None
             p.choose(pos)
         except EngineFailure:
             pass
+        if not hasattr(p, "new_game"):
+            # An in-process engine compiles more on first use than its opening move needs
+            # (δ after a move on a busy board, the endgame and pre-endgame searches): one
+            # whole game against itself, off the record, so that ms per move is the time
+            # of a decision, not of numba compiling.
+            play_game(pack, {"warm-up": p}, "warm-up", "warm-up", seed=0, pair=0, seat=0)
 
 
 def _close_worker() -> None:

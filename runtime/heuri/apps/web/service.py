@@ -248,6 +248,47 @@ class _Pool:
             return sum(len(v) for v in self._idle.values())
 
 
+class _Lru:
+    """A bounded map shared by the worker threads: :meth:`get` moves a hit to the end,
+    :meth:`put` drops the least recently used past ``size`` entries."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._d: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key):
+        with self._lock:
+            v = self._d.get(key)
+            if v is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._d.move_to_end(key)
+            return v
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._d)
+
+
+#: answers of ``moves`` and ``best`` kept (the same request answers from memory); only
+#: answers of at most :data:`CACHED_ROWS` rows are kept (a few KB each)
+ANSWERS_KEPT = 2048
+CACHED_ROWS = 100
+#: positions kept parsed (by their CGP text), and boards whose δ is kept
+POSITIONS_KEPT = 512
+BOARDS_KEPT = 32
+
+
 def read_record_file(root: Path | None, where: str, field: str, suffix: str | None, limit: int,
                      default_name: str | None = None) -> tuple[bytes, str]:
     """The bytes of the file ``where`` names under the records folder ``root`` (resolved
@@ -368,6 +409,13 @@ class Service:
         self._lexicon_lock = threading.Lock()
         self.max_games = int(max_games)
         self.clock = clock
+        from ...eval.bingo import BoardDeltaCache
+
+        # what the requests on one position share: its parsed CGP, its board's δ (and δ
+        # after its top placements) for every engine and k, and the answers themselves
+        self._positions = _Lru(POSITIONS_KEPT)
+        self._answers = _Lru(ANSWERS_KEPT)
+        self._deltas = BoardDeltaCache(BOARDS_KEPT)
         self._evaluators = _Pool(max_keys=8, per_key=2)
         self._players = _Pool(max_keys=3, per_key=1)
         self._analyzers = _Pool(max_keys=2, per_key=1)
@@ -464,7 +512,13 @@ class Service:
         from ...eval.evaluate import make_evaluator
 
         key = (str(pack.root), engine, tuple(sorted(opts.items())))
-        return self._evaluators.use(key, lambda: make_evaluator(pack, engine, **opts))
+
+        def make():
+            ev = make_evaluator(pack, engine, **opts)
+            ev.board_deltas = self._deltas
+            return ev
+
+        return self._evaluators.use(key, make)
 
     @staticmethod
     def _position_of(pack, cgp: str):
@@ -478,6 +532,25 @@ class Service:
     def _position(self, req: dict):
         pack = self.pack(req)
         return pack, self._position_of(pack, _text(req, "cgp"))
+
+    def _shared_position(self, req: dict):
+        """:meth:`_position` through the parsed-position cache, for the calls that only
+        read the position (``moves``, ``best``)."""
+        pack = self.pack(req)
+        cgp = _text(req, "cgp")
+        key = (str(pack.root), cgp)
+        pos = self._positions.get(key)
+        if pos is None:
+            pos = self._position_of(pack, cgp)
+            self._positions.put(key, pos)
+        return pack, pos
+
+    def _answer_key(self, call: str, req: dict, top: int):
+        """The answer cache's key of a checked request (None: not kept, too many rows):
+        every field as given, so that the same request answers the same."""
+        if top > CACHED_ROWS:
+            return None
+        return (call, tuple(sorted(req.items())))
 
     @staticmethod
     def _warning(req: dict, pack) -> str | None:
@@ -528,7 +601,11 @@ class Service:
         _fields(req, ("lang", "lexicon", "cgp", "top", "coords"), "moves")
         top = _int(req, "top", MAX_ROWS, 1, MAX_ROWS)
         coords = _coords(req)
-        pack, pos = self._position(req)
+        key = self._answer_key("moves", req, top)
+        out = self._answers.get(key) if key else None
+        if out is not None:
+            return dict(out)
+        pack, pos = self._shared_position(req)
         spec = pack.spec
         moves = pos.moves(pack)
         order = np.argsort(-moves["score"].astype(np.int64), kind="stable")[:top]
@@ -539,8 +616,11 @@ class Service:
             m = Move.from_record(moves[i], spec)
             rows.append({"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "score": int(moves[i]["score"]),
                          "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
-        return {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
-                "warning": self._warning(req, pack)}
+        out = {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
+               "warning": self._warning(req, pack)}
+        if key:
+            self._answers.put(key, out)
+        return dict(out)
 
     def best(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact, coords}`` → ``{lang, engine, count, rows: [{move,
@@ -556,13 +636,20 @@ class Service:
         k = _num(req, "k", *K_RANGE)
         top_n = _int(req, "top_n", 20, 1, 10_000) if req.get("top_n") is not None else None
         opts = engine_options(engine, k, top_n, _bool(req, "exact"))
-        pack, pos = self._position(req)
+        key = self._answer_key("best", req, top)
+        out = self._answers.get(key) if key else None
+        if out is not None:
+            return dict(out)
+        pack, pos = self._shared_position(req)
         with self._evaluator(pack, engine, **opts) as ev:
             ranking = ev.rank(pos)
             rows = ranking.rows(pack.spec, top, board=pos.board, coords=coords)
-        return {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
-                "rows": rows,
-                "warning": self._warning(req, pack)}
+        out = {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
+               "rows": rows,
+               "warning": self._warning(req, pack)}
+        if key:
+            self._answers.put(key, out)
+        return dict(out)
 
     def explain(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact, move}`` → ``{lang, engine, count, terms,
