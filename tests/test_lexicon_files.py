@@ -325,8 +325,12 @@ def test_polish_and_dutch_specs():
     assert (pl.n_letters, pl.total_tiles, pl.tiles[:3], pl.tiles[-2:]) == (32, 100, ("A", "Ą", "B"), ("Ź", "Ż"))
     assert pl.values[pl.tiles.index("Ź")] == 9 and pl.counts[pl.tiles.index("A")] == 9
     assert (nl.n_letters, nl.total_tiles, nl.counts[nl.tiles.index("E")], nl.values[nl.tiles.index("Q")]) == (26, 102, 18, 10)
-    assert pl.source_files() == {} and nl.source_files() == {}
+    # the bundled lists: the open Hunspell dictionaries (SOURCE.md beside each spec)
+    assert pl.source_files() == {"dic": pl.path / "pl.dic.gz", "aff": pl.path / "pl.aff"}
+    assert nl.source_files() == {"dic": nl.path / "nl.dic.gz", "aff": nl.path / "nl.aff"}
     assert pl.normalise("źdźbło") == "ŹDŹBŁO" and nl.normalise("één") == "EEN"
+    # Dutch IJ is two tiles; the dictionary's one-character ĳ (U+0133) is made I + J
+    assert nl.normalise("bĳna") == "BIJNA" and nl.tokenise("BIJNA") == tuple(nl.tiles.index(c) for c in "BIJNA")
 
 
 def test_polish_record_replays_on_the_polish_spec():
