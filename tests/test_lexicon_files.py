@@ -342,6 +342,25 @@ def test_polish_record_replays_on_the_polish_spec():
     assert (len(r.steps), len(r.mismatches), r.complete) == (53, 0, True)
 
 
+def test_polish_record_words_in_the_open_polish_list():
+    """The real Polish record on the bundled pack (npm dictionary-pl): 0 mismatches, and of
+    the 65 distinct words its 43 plays form, the open list holds all but TRYP and KÓP."""
+    from heuri.gcg import replay_file
+    from heuri.pack import load_pack
+    from shared_cases import CASES
+
+    try:
+        pack = load_pack("pl")
+    except PackError as e:
+        pytest.skip(f"no usable pl pack: {e}")
+    r = replay_file(CASES / "pl" / "001.gcg", pack.spec, "auto", words=pack.words)
+    plays = [st for st in r.steps if st.event.kind == "play"]
+    formed = {w for st in plays for w in st.words}
+    assert (len(r.mismatches), r.complete, len(plays), len(formed)) == (0, True, 43, 65)
+    assert sorted(w for w in formed if w not in pack.words) == ["KÓP", "TRYP"]
+    assert [u for _, _, u in r.off_list] == [["TRYP"], ["KÓP"]]
+
+
 # -- the federation KWGs, when a MAGPIE-DATA checkout is named ---------------------------------
 MAGPIE = os.environ.get("HEURI_MAGPIE_DATA", "")
 KWGS = {"FRA20": "fr", "DISC2": "ca", "TWL06": "en", "TWL14": "en", "TWL98": "en", "CSW21": "en", "CSW24": "en",

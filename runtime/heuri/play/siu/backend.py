@@ -95,7 +95,9 @@ def position_pack_source(cgp: str, pack) -> str | None:
 
     code = cgp_language(cgp)
     name = cgp_lexicon(cgp)
-    hit = lexicon_packs().get(name.strip().upper()) if name else None
+    hit = None
+    if name and name.strip().upper() != pack.spec.lexicon.upper():  # the manifests are read only then
+        hit = lexicon_packs().get(name.strip().upper())
     if hit is not None and hit[1].get("language") == (code or pack.spec.code):
         folder = hit[0]
         return None if os.path.realpath(folder) == os.path.realpath(pack.root) else str(folder)
