@@ -333,6 +333,24 @@ def test_polish_and_dutch_specs():
     assert nl.normalise("bĳna") == "BIJNA" and nl.tokenise("BIJNA") == tuple(nl.tiles.index(c) for c in "BIJNA")
 
 
+def test_spec_without_a_bundled_list_builds_only_from_a_file(tmp_path):
+    """A spec with ``[wordlist] source = "import"`` (no bundled list) has no default pack:
+    building it without a lexicon file says which command builds one, and writes nothing."""
+    from pipeline.build import build_pack
+
+    d = tmp_path / "tinyimport"
+    d.mkdir()
+    text = TINY.read_text(encoding="utf-8").replace('file = "words.txt"', 'source = "import"')
+    (d / "spec.toml").write_text(text, encoding="utf-8")
+    spec = load_spec(d / "spec.toml")
+    assert spec.wordlist_source == "import" and spec.source_files() == {}
+    out = tmp_path / "out"
+    with pytest.raises(WordListError, match=r'source = "import": no bundled word list; build a pack from a lexicon '
+                                            r"file with: heuri lexicon import FILE --lang tiny$"):
+        build_pack(d / "spec.toml", out)
+    assert not any(out.rglob("*.parquet"))
+
+
 def test_polish_record_replays_on_the_polish_spec():
     from heuri.gcg import replay_file
     from shared_cases import CASES
