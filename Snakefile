@@ -62,7 +62,7 @@ def hunspell_report(wc):
     return [f"build/{wc.lang}/hunspell/report.json"] if _wordlist_table(wc.lang).get("source") == "hunspell" else []
 
 
-# A spec without a bundled word list ([wordlist] source = "import": lexicons/pl, lexicons/nl)
+# A spec without a bundled word list ([wordlist] source = "import")
 # has no default pack: its packs come from lexicon files (rule import_lexicon).
 LANGS = [lang for lang in LANGS if _wordlist_table(lang).get("source") != "import"]
 

@@ -14,12 +14,18 @@ The affix rules are Hunspell's, applied by Hunspell's own tools (Debian packages
    - ``apostrophe``: forms with ``'`` or ``’`` (elisions: ``l'aigua``, ``d'ell``);
    - ``hyphen``: forms with ``-`` (pronoun clitics ``dona-li``, compounds);
    - ``unparsed_flags``: lines with a ``/`` (a stem whose flags unmunch printed instead of
-     applying: ``conxes/_Z|``);
+     applying: ``conxes/_Z|``, Dutch ``alpenkraai/CaCp|``: unmunch misreads some two-letter
+     flags). The stem before the ``/`` is still a candidate, put through the filters below
+     and ``hunspell -G`` like any form (unmunch prints no other line for it);
    - ``case``: forms that are not all lower case (proper nouns, acronyms, abbreviations:
      ``Barcelona``, ``UNESCO``); a Scrabble word is a common word. A language that
      capitalises common words (German nouns) sets ``[wordlist] case = "title"`` in its
      spec: forms with a capital first letter and the rest lower case are then kept too
      (proper nouns with them: a spelling dictionary does not tell them apart);
+   - ``no_vowel``: for a spec that lists its vowels (``[wordlist] vowels = "aeiouy"``),
+     forms without any of them: abbreviations and unit symbols written in lower case, which
+     the Polish and Dutch dictionaries list unmarked beside common words (``kg``, ``cm``,
+     ``np``, ``tj``, ``tv``, ``btw``); a few interjections go with them (``hm``, ``brr``);
    - ``outside_tiles``: forms the spec's tiles cannot spell after its normalising (digits,
      ``.``, letters the tile set lacks: Catalan ``k``, ``w``, a ``y`` not in ``ny``).
 
@@ -51,7 +57,7 @@ from heuri.spec import LanguageSpec, load_spec
 from .common import sha256_file, write_json
 
 N_EXAMPLES = 10
-KINDS = ("apostrophe", "hyphen", "unparsed_flags", "case", "outside_tiles")
+KINDS = ("apostrophe", "hyphen", "unparsed_flags", "case", "no_vowel", "outside_tiles")
 TOOLS = {"unmunch": "hunspell-tools", "hunspell": "hunspell"}
 #: Hunspell SET names → Python codecs (the .aff's encoding; UTF-8 when absent is wrong:
 #: Hunspell's default is ISO8859-1).
@@ -118,6 +124,20 @@ def case_rule(spec_file: Path) -> str:
     return case
 
 
+def vowels_rule(spec_file: Path) -> str:
+    """The spec's ``[wordlist] vowels`` (lower-case letters, accented ones included; default
+    ``""``: no ``no_vowel`` filter); raises WordListError naming the file and field for a
+    value that is not a string of letters."""
+    import tomllib
+
+    wl = tomllib.loads(Path(spec_file).read_text(encoding="utf-8")).get("wordlist", {})
+    vowels = wl.get("vowels", "")
+    if not isinstance(vowels, str) or not all(c.isalpha() and c == c.lower() for c in vowels):
+        raise WordListError(f"{spec_file} [wordlist]: field 'vowels' must be a string of lower-case letters, "
+                            f"got {vowels!r}")
+    return vowels
+
+
 def _case_ok(form: str, case: str) -> bool:
     if form == form.lower():
         return True
@@ -125,11 +145,14 @@ def _case_ok(form: str, case: str) -> bool:
 
 
 def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8",
-               case: str = "lower") -> tuple[set[str], int]:
+               case: str = "lower", vowels: str = "") -> tuple[set[str], int]:
     """Filter generated forms (an iterable of bytes in ``codec``, one form a line):
     returns the distinct forms that pass every filter and the number of lines read.
     Rejections go to ``rejects`` (kinds of :data:`KINDS`); ``case`` is the spec's
-    ``[wordlist] case``."""
+    ``[wordlist] case``, ``vowels`` its ``[wordlist] vowels`` (empty: no ``no_vowel``
+    filter). The stem of an ``unparsed_flags`` line (``stem/FLAGS``) goes on through
+    the filters after it."""
+    vowel_set = frozenset(vowels)
     keep: set[str] = set()
     outside: set[str] = set()  # forms already found unspellable: tokenise each form once
     # Most generated lines are elisions: test the bytes before decoding (180 M lines for
@@ -149,12 +172,16 @@ def candidates(lines, spec: LanguageSpec, rejects: _Counter, codec: str = "utf-8
             continue
         if b"/" in raw:
             rejects.add("unparsed_flags", raw, codec)
-            continue
+            raw = raw.split(b"/", 1)[0]
+            if not raw:
+                continue
         form = raw.decode(codec, "replace")
         if not _case_ok(form, case):
             rejects.add("case", form)
         elif form in keep:
             continue
+        elif vowel_set and vowel_set.isdisjoint(form.lower()):
+            rejects.add("no_vowel", form)
         elif form in outside or spec.tokenise(spec.normalise(form)) is None:
             outside.add(form)
             rejects.add("outside_tiles", form)
@@ -179,6 +206,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
             raise WordListError(f"{spec_file} [wordlist] {kind} = {getattr(spec, 'hunspell_' + kind)!r}: "
                                 f"{files[kind]} not found (a Hunspell dictionary is a .dic and its .aff)")
     case = case_rule(spec_file)
+    vowels = vowels_rule(spec_file)
     unmunch, hunspell = _tool("unmunch"), _tool("hunspell")
     aff = _read(files["aff"])
     codec = encoding_of(aff, f"{spec_file} [wordlist] aff ({files['aff']})")
@@ -200,7 +228,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         proc = subprocess.Popen([unmunch, str(base.with_suffix(".dic")), str(base.with_suffix(".aff"))],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         with proc.stdout:
-            keep, generated = candidates(proc.stdout, spec, rejects, codec, case)
+            keep, generated = candidates(proc.stdout, spec, rejects, codec, case, vowels)
         if proc.wait() != 0:
             raise WordListError(f"{spec_file} [wordlist]: unmunch failed on {files['dic']} + {files['aff']} "
                                 f"(exit {proc.returncode})")
@@ -226,6 +254,7 @@ def expand(spec_file: Path, out_words: Path, out_report: Path) -> dict:
         "aff": {"file": str(files["aff"]), "sha256": sha256_file(files["aff"])},
         "encoding": codec,
         "case": case,
+        "vowels": vowels,
         "stems": int(stems) if stems.isdigit() else None,
         "dic_comment_lines": comments,
         "generated": generated,

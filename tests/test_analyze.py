@@ -360,12 +360,17 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
 
 def test_cli_unknown_language_and_missing_pack(tmp_path, capsys, monkeypatch):
     cases = CASES
-    rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl", "--out", str(tmp_path / "a"), "--quiet"])
+    empty = tmp_path / "empty"  # a build folder without a pl pack
+    empty.mkdir()
+    monkeypatch.setenv("HEURI_BUILD", str(empty))
+    rc = main(["--build", str(empty), "analyze", str(cases / "pl" / "001.gcg"), "--lang", "pl",
+               "--out", str(tmp_path / "a"), "--quiet"])
     err = capsys.readouterr().err  # refused before anything is written
-    # Polish has a spec and no bundled word list: the player's lexicon file builds its pack
-    assert rc == 2 and "no built pl pack" in err and "heuri lexicon import FILE --lang pl" in err
+    # Polish has a spec and a bundled word list: the message says how to build its pack
+    assert rc == 2 and "no built pl pack" in err and "snakemake --cores 2 pl" in err
     assert "write lexicons/pl/spec.toml" not in err
     assert not (tmp_path / "a").exists()
+    monkeypatch.delenv("HEURI_BUILD")
     rc = main(["analyze", str(cases / "pl" / "001.gcg"), "--lang", "xx", "--out", str(tmp_path / "a"), "--quiet"])
     err = capsys.readouterr().err
     assert rc == 2 and "no language 'xx'" in err and "snakemake --cores 2 xx" in err

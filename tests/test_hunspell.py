@@ -133,13 +133,45 @@ def test_filters_on_generated_lines():
 
     spec = load_spec(TINY / "spec.toml")
     lines = [b"gat\n", "l\u2019aigua\n".encode(), b"fes-ho/_Z|\n", b"conxes/_Z|\n", b"Joan\n", b"UNESCO\n",
-             b"kiwi\n", b"gat\n", b"\n", "braç\n".encode()]
+             b"kiwi\n", b"gat\n", b"\n", "braç\n".encode(), b"sols/S|\n"]
     rej = _Counter(KINDS)
     keep, n = candidates(lines, spec, rej)
-    assert keep == {"gat", "braç"} and n == 9
+    # the stem of an unparsed_flags line goes on through the filters (hunspell -G decides on
+    # it): sols is kept, conxes has no X tile here
+    assert keep == {"gat", "braç", "sols"} and n == 10
     assert {k: v["examples"] for k, v in rej.d.items()} == {
-        "apostrophe": ["l\u2019aigua"], "hyphen": ["fes-ho/_Z|"], "unparsed_flags": ["conxes/_Z|"],
-        "case": ["Joan", "UNESCO"], "outside_tiles": ["kiwi"]}
+        "apostrophe": ["l\u2019aigua"], "hyphen": ["fes-ho/_Z|"], "unparsed_flags": ["conxes/_Z|", "sols/S|"],
+        "case": ["Joan", "UNESCO"], "no_vowel": [], "outside_tiles": ["conxes", "kiwi"]}
     rej = _Counter(KINDS)
     keep, _ = candidates([b"Gats\n", b"UNESCO\n", b"gat\n"], spec, rej, case="title")
     assert keep == {"Gats", "gat"} and rej.d["case"]["examples"] == ["UNESCO"]
+
+
+def test_no_vowel_filter_drops_abbreviations():
+    """With ``[wordlist] vowels``, a form without any of them is an abbreviation or symbol
+    (kg, tv, btw): left out as ``no_vowel``; the stem of a flags line too. Accented and
+    ligature vowels count (Dutch ĳ)."""
+    from heuri.spec import load_spec
+    from pipeline.hunspell import KINDS, _Counter, candidates
+
+    spec = load_spec(Path(__file__).parents[1] / "lexicons" / "nl" / "spec.toml")
+    lines = [b"kg\n", b"tv/KcZc|\n", b"btw\n", "bĳ\n".encode(), "één\n".encode(), b"dag\n", b"hm\n"]
+    rej = _Counter(KINDS)
+    keep, n = candidates(lines, spec, rej, vowels="aeiouyéĳ")
+    assert keep == {"bĳ", "één", "dag"} and n == 7
+    assert rej.d["no_vowel"] == {"count": 4, "examples": ["kg", "tv", "btw", "hm"]}
+    rej = _Counter(KINDS)
+    keep, _ = candidates(lines, spec, rej)  # no vowels listed: no such filter
+    assert keep == {"kg", "tv", "btw", "bĳ", "één", "dag", "hm"} and rej.d["no_vowel"]["count"] == 0
+
+
+def test_vowels_field_must_be_lower_case_letters(tmp_path):
+    from pipeline.hunspell import vowels_rule
+
+    f = tmp_path / "spec.toml"
+    f.write_text('[wordlist]\nvowels = "aeiou"\n', encoding="utf-8")
+    assert vowels_rule(f) == "aeiou"
+    f.write_text('[wordlist]\nvowels = "AE1"\n', encoding="utf-8")
+    with pytest.raises(WordListError, match=r"spec\.toml \[wordlist\]: field 'vowels' must be a string of lower-case "
+                                            r"letters, got 'AE1'"):
+        vowels_rule(f)

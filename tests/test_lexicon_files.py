@@ -325,8 +325,30 @@ def test_polish_and_dutch_specs():
     assert (pl.n_letters, pl.total_tiles, pl.tiles[:3], pl.tiles[-2:]) == (32, 100, ("A", "Ą", "B"), ("Ź", "Ż"))
     assert pl.values[pl.tiles.index("Ź")] == 9 and pl.counts[pl.tiles.index("A")] == 9
     assert (nl.n_letters, nl.total_tiles, nl.counts[nl.tiles.index("E")], nl.values[nl.tiles.index("Q")]) == (26, 102, 18, 10)
-    assert pl.source_files() == {} and nl.source_files() == {}
+    # the bundled lists: the open Hunspell dictionaries (SOURCE.md beside each spec)
+    assert pl.source_files() == {"dic": pl.path / "pl.dic.gz", "aff": pl.path / "pl.aff"}
+    assert nl.source_files() == {"dic": nl.path / "nl.dic.gz", "aff": nl.path / "nl.aff"}
     assert pl.normalise("źdźbło") == "ŹDŹBŁO" and nl.normalise("één") == "EEN"
+    # Dutch IJ is two tiles; the dictionary's one-character ĳ (U+0133) is made I + J
+    assert nl.normalise("bĳna") == "BIJNA" and nl.tokenise("BIJNA") == tuple(nl.tiles.index(c) for c in "BIJNA")
+
+
+def test_spec_without_a_bundled_list_builds_only_from_a_file(tmp_path):
+    """A spec with ``[wordlist] source = "import"`` (no bundled list) has no default pack:
+    building it without a lexicon file says which command builds one, and writes nothing."""
+    from pipeline.build import build_pack
+
+    d = tmp_path / "tinyimport"
+    d.mkdir()
+    text = TINY.read_text(encoding="utf-8").replace('file = "words.txt"', 'source = "import"')
+    (d / "spec.toml").write_text(text, encoding="utf-8")
+    spec = load_spec(d / "spec.toml")
+    assert spec.wordlist_source == "import" and spec.source_files() == {}
+    out = tmp_path / "out"
+    with pytest.raises(WordListError, match=r'source = "import": no bundled word list; build a pack from a lexicon '
+                                            r"file with: heuri lexicon import FILE --lang tiny$"):
+        build_pack(d / "spec.toml", out)
+    assert not any(out.rglob("*.parquet"))
 
 
 def test_polish_record_replays_on_the_polish_spec():
@@ -336,6 +358,25 @@ def test_polish_record_replays_on_the_polish_spec():
     # No Polish word list here (OSPS is the player's file): tiles, squares and scores only.
     r = replay_file(CASES / "pl" / "001.gcg", load_spec("pl"), "auto")
     assert (len(r.steps), len(r.mismatches), r.complete) == (53, 0, True)
+
+
+def test_polish_record_words_in_the_open_polish_list():
+    """The real Polish record on the bundled pack (npm dictionary-pl): 0 mismatches, and of
+    the 65 distinct words its 43 plays form, the open list holds all but TRYP and KÓP."""
+    from heuri.gcg import replay_file
+    from heuri.pack import load_pack
+    from shared_cases import CASES
+
+    try:
+        pack = load_pack("pl")
+    except PackError as e:
+        pytest.skip(f"no usable pl pack: {e}")
+    r = replay_file(CASES / "pl" / "001.gcg", pack.spec, "auto", words=pack.words)
+    plays = [st for st in r.steps if st.event.kind == "play"]
+    formed = {w for st in plays for w in st.words}
+    assert (len(r.mismatches), r.complete, len(plays), len(formed)) == (0, True, 43, 65)
+    assert sorted(w for w in formed if w not in pack.words) == ["KÓP", "TRYP"]
+    assert [u for _, _, u in r.off_list] == [["TRYP"], ["KÓP"]]
 
 
 # -- the federation KWGs, when a MAGPIE-DATA checkout is named ---------------------------------

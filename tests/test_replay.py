@@ -110,13 +110,16 @@ def test_replay_banner_counts_the_plays_outside_the_lexicon(capsys, pack_fr):
     assert flat.count(f"not in {lex}") == 1 + len(off)  # the banner, then one line a play
 
 
-def test_polish_has_no_pack():
-    with pytest.raises(PackError):
-        from heuri.pack import load_pack
+def test_polish_pack_missing_says_how_to_build_it(tmp_path, monkeypatch):
+    from heuri.pack import load_pack
+
+    monkeypatch.setenv("HEURI_BUILD", str(tmp_path))  # a build folder without a pl pack
+    monkeypatch.delenv("HEURI_LEXICON", raising=False)
+    with pytest.raises(PackError, match=r"no built pl pack .*snakemake --cores 2 pl"):
         load_pack("pl")
 
 
-def test_cli_replay_exit_codes(capsys):
+def test_cli_replay_exit_codes(capsys, tmp_path, monkeypatch):
     assert main(["replay", str(CASES / "es" / "001.gcg")]) == 0  # auto: the record doubles
     assert main(["replay", str(CASES / "es" / "001.gcg"), "--end-rule", "double"]) == 0
     assert main(["replay", str(CASES / "es" / "001.gcg"), "--end-rule", "transfer"]) == 1
@@ -127,8 +130,11 @@ def test_cli_replay_exit_codes(capsys):
     assert "022.gcg:15" in err and "inconsistent-total" in err
     assert main(["replay", str(CASES / "pl" / "001.gcg")]) == 2
     assert "--lang" in capsys.readouterr().err
-    assert main(["replay", str(CASES / "pl" / "001.gcg"), "--lang", "pl"]) == 2
-    assert "pl" in capsys.readouterr().err
+    empty = tmp_path / "empty"  # a build folder without a pl pack
+    empty.mkdir()
+    monkeypatch.setenv("HEURI_BUILD", str(empty))
+    assert main(["--build", str(empty), "replay", str(CASES / "pl" / "001.gcg"), "--lang", "pl"]) == 2
+    assert "snakemake --cores 2 pl" in capsys.readouterr().err
 
 
 def test_cli_show(capsys):

@@ -1150,7 +1150,14 @@ def cmd_serve(args) -> int:
                          f"the board; add --allow-remote to do so (default 127.0.0.1: this machine only)")
     if args.records is not None and not Path(args.records).expanduser().is_dir():
         raise HeuriError(f"serve: --records {args.records}: no such folder")
-    return serve(args.host, args.port, args.lang, records=args.records, allow_remote=args.allow_remote)
+    langs = list(args.lang)
+    if os.environ.get("HEURI_LEXICON"):  # --lexicon NAME: its language is served too
+        from ..core.pack import lexicon_language
+
+        own = lexicon_language(os.environ["HEURI_LEXICON"])
+        if own and own not in langs:
+            langs.append(own)
+    return serve(args.host, args.port, langs, records=args.records, allow_remote=args.allow_remote)
 
 
 def add_serve_parser(sub) -> None:
@@ -1198,7 +1205,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "default: $HEURI_BUILD, else <repo>/build")
     ap.add_argument("--lexicon", metavar="NAME", help="answer with the pack of this lexicon (one built by "
                     "heuri lexicon import, e.g. FRA20); default: $HEURI_LEXICON, else a record's #lexicon / lex "
-                    "when its pack is built, else the language's default pack")
+                    "when its pack is built, else the language's default pack. heuri serve answers NAME's "
+                    "language with it (and serves that language) and the others with their default packs")
     sub = ap.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("packs", help="list the built language packs and their counts")

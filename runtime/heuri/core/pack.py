@@ -233,6 +233,19 @@ def lexicon_language(name: str) -> str | None:
     return hit[1].get("language") if hit else None
 
 
+def lexicon_of_language(lang: str) -> str | None:
+    """The lexicon ``$HEURI_LEXICON`` (``heuri --lexicon NAME``) names for language
+    ``lang``, where one process answers several languages (``heuri serve``): the name when
+    its pack is of ``lang`` (the folder ``<build>/<lang>-<NAME>``), None when it belongs to
+    another language (``lang`` keeps its default pack) or none is set. A name with no
+    built pack is returned as it is, so that loading it says which command builds it."""
+    name = (os.environ.get("HEURI_LEXICON") or "").strip()
+    if not name:
+        return None
+    owner = lexicon_language(name)
+    return name if owner is None or owner == str(lang).lower() else None
+
+
 def _import_hint(name: str, lang: str | None) -> str:
     return (f"build it from the lexicon file with: heuri lexicon import {name}.kwg --lang {lang or 'LANG'} "
             f"--name {name}")

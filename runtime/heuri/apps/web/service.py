@@ -399,8 +399,11 @@ class Service:
             if not root.is_dir():
                 raise HeuriError(f"--records {records}: no such folder")
             self.records = root.resolve()
-        self.packs = dict(packs) if packs else {lang: load_pack(lang) for lang in self.langs}
-        from ...core.pack import lexicon_packs
+        from ...core.pack import lexicon_of_language, lexicon_packs
+
+        # heuri --lexicon NAME serve: NAME answers for its own language, the others keep their default
+        self.packs = dict(packs) if packs else {lang: load_pack(lang, lexicon=lexicon_of_language(lang) or "")
+                                                for lang in self.langs}
 
         #: lexicon name (upper case) → (language, pack folder) of the imported packs served
         self.lexicon_folders = {name: (m.get("language"), folder) for name, (folder, m) in lexicon_packs().items()

@@ -11,7 +11,9 @@ Decisions of the backend where the draft leaves room:
 
 - A CGP ``lex``/``ld`` operation naming another language than the ``Lexicon`` option (FISE…
   → es, CSW/NWL/TWL/OSPD… → en, ODS/FRA… → fr) reads that position with that language's
-  pack (the draft: the opcode wins); a name heuri does not know keeps the ``Lexicon`` pack.
+  pack (the draft: the opcode wins); a ``lex`` naming a lexicon whose pack is built
+  (``heuri lexicon import``) reads it with that pack, of the same language or another
+  (:func:`position_pack_source`); a name heuri does not know keeps the ``Lexicon`` pack.
 - ``go endgame`` needs an empty bag and both racks, ``go peg`` 1 to 7 tiles in the bag;
   with the bag empty and one rack unknown, that rack is every unseen tile
   (:func:`resolve_hidden`).
@@ -81,6 +83,31 @@ def cgp_language(cgp: str) -> str | None:
     return guess_language(cgp)
 
 
+def position_pack_source(cgp: str, pack) -> str | None:
+    """What a CGP's ``lex``/``ld`` operations say to read the position with instead of
+    ``pack`` (the ``Lexicon`` option's): the folder of the built pack of the lexicon ``lex``
+    names when it is of the position's language (``lex FRA20;`` while the French default
+    answers: ``<build>/fr-FRA20``), else the language code they name when it is not
+    ``pack``'s (``lex CSW21;`` while Spanish answers: ``en``, its default pack), else None
+    (``pack`` answers; a lexicon with no pack here gets the lexicon warning)."""
+    import os
+
+    from ...core.cgp import cgp_lexicon
+    from ...core.pack import lexicon_packs
+
+    code = cgp_language(cgp)
+    name = cgp_lexicon(cgp)
+    hit = None
+    if name and name.strip().upper() != pack.spec.lexicon.upper():  # the manifests are read only then
+        hit = lexicon_packs().get(name.strip().upper())
+    if hit is not None and hit[1].get("language") == (code or pack.spec.code):
+        folder = hit[0]
+        return None if os.path.realpath(folder) == os.path.realpath(pack.root) else str(folder)
+    if code is not None and code != pack.spec.code:
+        return code
+    return None
+
+
 class HeuriBackend(Backend):
     """heuri behind :class:`SiuServer`: packs, positions, move generation, the evaluators
     of :mod:`heuri.evaluate` and the endgame search of :mod:`heuri.endgame`.
@@ -118,12 +145,13 @@ class HeuriBackend(Backend):
         if name == "Lexicon":
             import os
 
-            from ...core.pack import load_pack
+            from ...core.pack import lexicon_packs, load_pack
 
             want = value.strip()
-            code = want.lower() if len(want) <= 3 else want
+            imported = want.upper() in lexicon_packs()  # a short lexicon name (T1) is not a language code
+            code = want.lower() if len(want) <= 3 and not imported else want
             try:
-                if len(want) > 3 and not os.path.isdir(want):  # a lexicon's name (FRA20): its imported pack
+                if (len(want) > 3 or imported) and not os.path.isdir(want):  # a lexicon's name (FRA20): its pack
                     from ...core.cgp import guess_language_from_names
                     from ...core.pack import lexicon_language, lexicon_root
 
@@ -195,15 +223,16 @@ class HeuriBackend(Backend):
         from ...core.game import Position
 
         pack = self.pack
-        code = cgp_language(cgp)
-        if code is not None and code != pack.spec.code:
+        other = position_pack_source(cgp, pack)
+        if other is not None:
             # the draft: an opcode (lex/ld) wins over the Lexicon option for this position
-            from ...core.pack import load_pack
+            from ...core.pack import lexicon_of_language, load_pack
 
-            try:
-                pack = load_pack(code)
+            try:  # a language code: its pack of the session's --lexicon when that is of it, else its default
+                pack = load_pack(other, lexicon=lexicon_of_language(other) or "")
             except HeuriError as e:
-                raise SiuError("bad-position", f"the CGP names a {code} lexicon: {e}") from None
+                raise SiuError("bad-position", f"the CGP names a {cgp_language(cgp) or pack.spec.code} "
+                                               f"lexicon: {e}") from None
         spec = pack.spec
         try:
             pos = Position.from_cgp(cgp, spec)
