@@ -117,16 +117,17 @@ def _init(engine: str, pool: bool = False) -> None:
     _WORKER["analyzer"] = Analyzer(engine)
 
 
-def _one(path: str, gid: str, lang, player):
+def _one(path: str, gid: str, lang, player, ui_lang=None):
     """Analyse one record: ``(summary, rows, page)``, or ``(None, message, None)`` when it
-    cannot be read or replayed. Writes nothing (the parent process writes every file)."""
+    cannot be read or replayed; the page in ``ui_lang`` (default: the game's language).
+    Writes nothing (the parent process writes every file)."""
     from .report import game_html
 
     try:
         g = _WORKER["analyzer"].analyze(path, lang=lang, player=player, game_id=gid)
     except HeuriError as e:
         return None, str(e), None
-    return g.summary(), g.rows, game_html(g, index_href="../index.html")
+    return g.summary(), g.rows, game_html(g, index_href="../index.html", ui_lang=ui_lang)
 
 
 def _finished(folder, gid: str):
@@ -143,10 +144,11 @@ def _finished(folder, gid: str):
 
 
 def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, player: str | None = None,
-              jobs: int = 1, force: bool = False, progress: bool = True) -> BatchResult:
+              jobs: int = 1, force: bool = False, progress: bool = True, ui_lang: str | None = None) -> BatchResult:
     """Analyse every record of ``inputs`` (see :func:`find_records`) with ``engine`` and
     write the outputs under ``out`` (module docstring). ``jobs``: worker processes;
-    ``progress``: a tqdm bar on stderr.
+    ``progress``: a tqdm bar on stderr; ``ui_lang``: the pages' language (en, es, fr;
+    default: each game's language, the index's the games' when they share one).
 
     The folder is a :class:`heuri.outdir.OutputFolder`: the same command again (same
     records, engine, ``lang`` and ``player``) resumes, keeping the games already analysed;
@@ -168,6 +170,8 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     ids = game_ids(paths)
     params = {"engine": engine, "lang": lang, "player": player,
               "records": [[str(p.resolve()), gid] for p, gid in zip(paths, ids)]}
+    if ui_lang:  # pages in another language are another analysis's (absent: as before)
+        params["ui_lang"] = ui_lang
     try:
         folder = OutputFolder.open(out, COMMAND, force=force, params=params, adopt=_adopt, what="the analysis")
     except HeuriError as e:
@@ -214,7 +218,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     if todo:
                         _init(engine)
                     for i in todo:
-                        save(i, _one(str(paths[i]), ids[i], lang, player))
+                        save(i, _one(str(paths[i]), ids[i], lang, player, ui_lang))
                 else:
                     import multiprocessing as mp
                     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -224,7 +228,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                                              initargs=(engine, True))
                     try:
-                        futs = {ex.submit(_one, str(paths[i]), ids[i], lang, player): i for i in todo}
+                        futs = {ex.submit(_one, str(paths[i]), ids[i], lang, player, ui_lang): i for i in todo}
                         for f in as_completed(futs):
                             save(futs[f], f.result())
                     except BaseException:
@@ -236,7 +240,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                 if not is_interrupt(e):
                     raise
                 interrupted = e
-            _write_outputs(folder, engine, paths, results, res, interrupted is not None)
+            _write_outputs(folder, engine, paths, results, res, interrupted is not None, ui_lang)
     finally:
         if bar is not None:
             bar.close()
@@ -253,7 +257,8 @@ def lexicons_of(summaries: list[dict]) -> list[str]:
     return list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
 
 
-def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool) -> None:
+def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool,
+                   ui_lang: str | None = None) -> None:
     """The table, the summary and the index of the records done (``results``)."""
     from .analyze import rows_frame
     from .report import batch_tables, index_html
@@ -276,4 +281,4 @@ def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interr
     if interrupted:
         summary.update(interrupted=True, pending=pending)
     folder.write("summary.json", json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
-    folder.write("index.html", index_html(res.summaries, res.rows, res.failed, engine))
+    folder.write("index.html", index_html(res.summaries, res.rows, res.failed, engine, ui_lang=ui_lang))
