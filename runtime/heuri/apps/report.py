@@ -151,6 +151,8 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, ui_lang: str | N
 
     ui_lang = ui_lang or g.lang
     _ = translator(ui_lang)
+    # premium squares as the clubs write them (word/letter × 2 or 3)
+    premium = {"3W": _("3W"), "2W": _("2W"), "3L": _("3L"), "2L": _("2L")}
     turns = []
     for v in g.views:
         r = v.row
@@ -160,7 +162,7 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, ui_lang: str | N
         label = _("turn {n}: {player} {move}").format(n=r["turn"], player=r["player"], move=r["move"])
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
-                                                  label=label)})
+                                                  label=label, premium=premium)})
     summary = g.summary()
     return _env(ui_lang).get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g, ui_lang),
                                                           index_href=index_href,

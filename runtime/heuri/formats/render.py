@@ -87,13 +87,15 @@ def _new_squares(move):
 
 
 def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: bool = True,
-              label: str | None = None) -> str:
+              label: str | None = None, premium: dict[str, str] | None = None) -> str:
     """The board as an SVG string (see the module docstring).
 
     ``board``: what is on the squares (usually the board after ``played``); ``played``,
     ``second``: :class:`heuri.move.Move` or None (only placements are drawn); ``cell``:
     square size in SVG units (the image is ``cell × (N + 1)`` wide with coordinates);
-    ``label``: the accessible name (``aria-label``)."""
+    ``label``: the accessible name (``aria-label``); ``premium``: the premium squares' labels
+    in the reader's language, keyed by the English ones (``{"3W": "MT", ...}``; a label
+    not in it stays as it is)."""
     spec = board.spec
     n = board.size
     off = cell if coords else 0
@@ -113,6 +115,7 @@ def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: 
             x, y = off + c * cell, off + r * cell
             kind = spec.board[r][c]
             text = PREMIUM_STYLE.get(kind, PREMIUM_STYLE["."])[1]
+            text = premium.get(text, text) if premium else text
             pc = _PC.get(kind, kind) if kind in PREMIUM_STYLE else "n"
             out.append(f'<rect class="sq p{pc}" data-sq="{_sq_name(r, c)}" x="{x}" y="{y}" width="{cell}" '
                        f'height="{cell}"/>')

@@ -69,6 +69,20 @@
     translatePage();
   }
 
+  // the boards are the server's SVG with English premium labels: relabelled as the clubs
+  // write them when a board is drawn (word/letter × 2 or 3)
+  function relabelBoards(root) {
+    if (I18N.lang === "en" || !root.querySelectorAll) return;
+    const premium = { "3W": window.t("3W"), "2W": window.t("2W"), "3L": window.t("3L"), "2L": window.t("2L") };
+    root.querySelectorAll("svg.board text").forEach((x) => {
+      const v = premium[x.textContent];
+      if (v) x.textContent = v;
+    });
+  }
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) if (n.nodeType === 1) relabelBoards(n);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+
   // app.js waits for this before drawing anything in words
   window.i18nReady = load();
 })();
