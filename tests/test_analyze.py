@@ -241,7 +241,8 @@ def test_moves_outside_the_lexicon_are_flagged_never_scored(real, pack_fr):
     fr = game_html(g)
     banner = re.search(r'<p class="banner" id="off-list-banner">(.*?)</p>', fr, re.S).group(1)
     assert f"{len(off)} coups absents de {lex}" in banner and '<html lang="fr">' in fr
-    assert fr.count(f'<span class="badge offlist">absent de {lex}</span>') == len(off)
+    table = fr[fr.index('<table id="turns">'):]
+    assert table.count(f'<span class="badge offlist">absent de {lex}</span>') == len(off)
 
 
 def test_the_records_lexicon_answers_when_built(fra24_build, monkeypatch, tmp_path, capsys):
