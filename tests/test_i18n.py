@@ -110,3 +110,15 @@ def test_the_page_gets_its_catalogue(pack_es):
         assert d == {"lang": "en", "languages": d["languages"], "messages": {}}  # asked for: no catalogue
         r = c.get("/api/messages")
         assert r.json()["lang"] == "en" and "script-src 'self'" in r.headers["content-security-policy"]
+
+
+def test_the_commands_take_a_page_language():
+    from heuri.apps.cli import build_parser
+
+    ap = build_parser()
+    assert ap.parse_args(["analyze", "games/", "--ui-lang", "fr"]).ui_lang == "fr"
+    assert ap.parse_args(["analyze", "games/"]).ui_lang is None  # each game's language
+    args = ap.parse_args(["duplicate", "score", "--game", "g.gcg", "--sheets", "s/", "--ui-lang", "es"])
+    assert args.ui_lang == "es"
+    with pytest.raises(SystemExit):
+        ap.parse_args(["analyze", "games/", "--ui-lang", "de"])  # not an interface language

@@ -72,6 +72,9 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert _labels(pg) == {"tabs": ["Position", "Partie", "Jouer"], "rank": "Classer les coups",
                                "rack": "Tirage", "lang": "fr", "switch": "fr", "placeholder": "p. ex. AEIRS[CH]?"}
         assert pg.inner_text("label:has(#edit-blank)").strip() == "en joker"
+        # the premium squares as the FISF writes them (mot/lettre compte triple/double)
+        squares = "() => Array.from(document.querySelectorAll('#pos-board svg text')).map((x) => x.textContent)"
+        assert {"MT", "MD", "LT", "LD"} <= set(pg.evaluate(squares)) and "3W" not in pg.evaluate(squares)
         assert pg.locator("#palette button[data-tile='?']").get_attribute("title") == "un joker"
         assert pg.locator("#lang option").first.inner_text() == "espagnol (es)"
         # a ranking in French: the count line, and a rack forgotten says so in French
@@ -115,6 +118,8 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         pg.click("#play-new")
         pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
         assert pg.locator("#play-scores .score span").first.inner_text() == "usted"
+        labels = pg.evaluate("() => Array.from(document.querySelectorAll('#play-board svg text')).map((x) => x.textContent)")
+        assert {"TP", "DP", "TL", "DL"} <= set(labels) and "2L" not in labels
         assert pg.inner_text("h3:has(#play-bag)").startswith("Fichas por salir (bolsa ")
         shot = shots / "serve-es.png"
         pg.screenshot(path=str(shot))

@@ -236,8 +236,11 @@ def extract_template(package_dir: Path | None = None):
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_file
 
+    from ..core.version import __version__
+
     root = Path(package_dir or PACKAGE_DIR)
-    cat = Catalog(project="heuri", domain=DOMAIN, charset="utf-8", fuzzy=False)
+    cat = Catalog(project="heuri", version=__version__, copyright_holder="the heuri contributors",
+                  msgid_bugs_address="", domain=DOMAIN, charset="utf-8", fuzzy=False)
     seen = set()
     for pattern, method, keywords in SOURCES:
         for path in sorted(root.glob(pattern)):
@@ -276,6 +279,8 @@ def update(package_dir: Path | None = None, languages=("es", "fr")) -> dict[str,
         else:
             cat = Catalog(locale=lang, domain=DOMAIN, project="heuri", charset="utf-8", fuzzy=False)
         cat.update(template, no_fuzzy_matching=False, update_header_comment=False)
+        cat.project, cat.version, cat.msgid_bugs_address = template.project, template.version, ""
+        cat.copyright_holder = template.copyright_holder
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as fh:
             write_po(fh, cat, width=100, omit_header=False, include_lineno=False, ignore_obsolete=True)
