@@ -122,3 +122,27 @@ def test_the_commands_take_a_page_language():
     assert args.ui_lang == "es"
     with pytest.raises(SystemExit):
         ap.parse_args(["analyze", "games/", "--ui-lang", "de"])  # not an interface language
+
+
+def test_update_merges_and_keeps_translations_of_messages_that_come_back(tmp_path):
+    """``update`` on a small package: a new message comes in untranslated, one translated
+    ahead as an obsolete entry (``#~``) takes its translation, and a removed one stays
+    obsolete with its translation."""
+    from babel.messages.pofile import read_po
+
+    pkg = tmp_path / "heuri"
+    (pkg / "apps").mkdir(parents=True)
+    src = pkg / "apps" / "page.py"
+    src.write_text('_ = str\nA = _("Hello {name}")\nB = _("New message")\n', encoding="utf-8")
+    po = pkg / "apps" / "locale" / "fr" / "LC_MESSAGES" / "heuri.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  '#~ msgid "Hello {name}"\n#~ msgstr "Bonjour {name}"\n', encoding="utf-8")
+    assert i18n.update(pkg, languages=("fr",)) == {"fr": ["New message"]}
+    cat = read_po(po.open("rb"))
+    assert cat.get("Hello {name}").string == "Bonjour {name}" and cat.get("New message").string == ""
+    assert "Hello {name}" in (pkg / "apps" / "locale" / "heuri.pot").read_text(encoding="utf-8")
+    src.write_text('_ = str\nB = _("New message")\n', encoding="utf-8")
+    assert i18n.update(pkg, languages=("fr",)) == {"fr": ["New message"]}
+    cat = read_po(po.open("rb"))
+    assert cat.get("Hello {name}") is None and cat.obsolete["Hello {name}"].string == "Bonjour {name}"

@@ -259,8 +259,9 @@ def extract_template(package_dir: Path | None = None):
 def update(package_dir: Path | None = None, languages=("es", "fr")) -> dict[str, list[str]]:
     """Extract the template (``locale/heuri.pot``) and merge it into each language's
     catalogue (Babel's ``Catalog.update``: a new message comes in untranslated, a changed
-    one fuzzy with its old translation as a hint, a removed one is kept as obsolete).
-    Returns ``{language: untranslated or fuzzy messages}``."""
+    one fuzzy with its old translation as a hint, a removed one is kept as obsolete,
+    ``#~``). A message that comes back, or is translated ahead as an obsolete entry, takes
+    its obsolete translation again. Returns ``{language: untranslated or fuzzy messages}``."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
@@ -278,16 +279,30 @@ def update(package_dir: Path | None = None, languages=("es", "fr")) -> dict[str,
                 cat = read_po(fh, locale=lang, domain=DOMAIN)
         else:
             cat = Catalog(locale=lang, domain=DOMAIN, project="heuri", charset="utf-8", fuzzy=False)
+        kept = {_key(m): (key, m) for key, m in cat.obsolete.items() if m.string and not m.fuzzy}
         cat.update(template, no_fuzzy_matching=False, update_header_comment=False)
+        for m in cat:
+            if m.id and (not m.string or m.fuzzy) and _key(m) in kept:
+                key, old = kept[_key(m)]
+                m.string = old.string
+                m.flags.discard("fuzzy")
+                m.previous_id = []
+                cat.obsolete.pop(key, None)
         cat.project, cat.version, cat.msgid_bugs_address = template.project, template.version, ""
         cat.copyright_holder = template.copyright_holder
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as fh:
-            write_po(fh, cat, width=100, omit_header=False, include_lineno=False, ignore_obsolete=True)
+            write_po(fh, cat, width=100, omit_header=False, include_lineno=False, ignore_obsolete=False)
         missing[lang] = [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
     catalogue.cache_clear()
     translations.cache_clear()
     return missing
+
+
+def _key(message):
+    """A catalogue entry's identity: its message (a plural's singular) and context."""
+    mid = message.id if isinstance(message.id, str) else message.id[0]
+    return mid, message.context
 
 
 def untranslated(languages=("es", "fr"), package_dir: Path | None = None) -> dict[str, list[str]]:
