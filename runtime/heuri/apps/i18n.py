@@ -246,8 +246,6 @@ def extract_template(package_dir: Path | None = None):
         for path in sorted(root.glob(pattern)):
             if path in seen or "locale" in path.parts:
                 continue
-            if method == "python" and path.name == "i18n.py":
-                continue  # its doctests name messages; they are not page text
             seen.add(path)
             rel = path.relative_to(root.parent).as_posix()
             for line, message, comments, context in extract_from_file(
@@ -268,8 +266,18 @@ def update(package_dir: Path | None = None, languages=("es", "fr")) -> dict[str,
     root = Path(package_dir or PACKAGE_DIR)
     locale_dir = root / "apps" / "locale"
     template = extract_template(root)
+    pot = locale_dir / f"{DOMAIN}.pot"
+    if pot.is_file():  # the same messages: the same file (no new date to commit)
+        with open(pot, "rb") as fh:
+            old = read_po(fh, domain=DOMAIN)
+
+        def entries(c):
+            return [(m.id, sorted({f for f, _ in m.locations}), m.auto_comments) for m in c if m.id]
+
+        if entries(old) == entries(template):
+            template.creation_date = old.creation_date
     locale_dir.mkdir(parents=True, exist_ok=True)
-    with open(locale_dir / f"{DOMAIN}.pot", "wb") as fh:
+    with open(pot, "wb") as fh:
         write_po(fh, template, width=100, omit_header=False, sort_output=False, include_lineno=False)
     missing = {}
     for lang in languages:
