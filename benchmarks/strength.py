@@ -2,10 +2,16 @@
 
     .venv/bin/python benchmarks/strength.py --games 1000 --jobs 2
     .venv/bin/python benchmarks/strength.py --games 200 --rows en:heuri3:magpie fr:heuri2:magpie
+    .venv/bin/python benchmarks/strength.py --seed 3 --games 2000 --rows fr@FRA20:heuri5:magpie en@TWL14:heuri5:magpie
 
 Rows (default): heuri3, heuri2 and greedy against Quackle's Speedy Player in Spanish, against
 MAGPIE's static player with the CSW21 leave table in English and with MAGPIE-DATA's FRA20
-leave table in French. Every row is a ``heuri match`` (heuri.match.run_match: the same bags
+leave table in French.
+
+A row ``LANG@LEXICON:ENGINE:PEER`` plays on a tournament lexicon: heuri answers with the pack
+``heuri lexicon import LEXICON.kwg --lang LANG`` built (``heuri --lexicon LEXICON``), and MAGPIE
+reads the same file, ``data/lexica/LEXICON.kwg``, with that lexicon's leave table
+``LEXICON.klv2`` (both from MAGPIE-DATA): no export step, one word list for both. Every row is a ``heuri match`` (heuri.match.run_match: the same bags
 both ways, resumable) into ``matches/strength/<lang>/<engine>-vs-<peer>/``; the table gives
 heuri's win rate with its 95 % Wilson interval, the mean spread, the exchanges per game of
 both sides and the forfeits (an engine that crashes or answers illegally forfeits that game;
@@ -33,11 +39,26 @@ ADAPTERS = Path(os.environ.get("HEURI_PEER_ADAPTERS", REPO.parent / "shared" / "
 DEFAULT_ROWS = [f"{lang}:{engine}:{peer}" for lang, peer in (("es", "quackle"), ("en", "magpie"), ("fr", "magpie"))
                 for engine in ("heuri3", "heuri2", "greedy")]
 MAGPIE_LEX = {"en": ("CSW_SOWPODS", "english", "CSW21"), "fr": ("FRA_NPM", "french", "FRA20")}
+#: MAGPIE's letter distribution of each language (data/letterdistributions/<name>.csv)
+MAGPIE_LD = {"en": "english", "fr": "french", "de": "german", "pl": "polish", "nl": "dutch", "ca": "catalan"}
 
 
-def peer_command(lang: str, peer: str) -> tuple[str | None, dict, str]:
-    """``(siu command line or None, SIU options, description or the reason it is missing)``."""
+def peer_command(lang: str, peer: str, lexicon: str | None = None) -> tuple[str | None, dict, str]:
+    """``(siu command line or None, SIU options, description or the reason it is missing)``;
+    *lexicon*: MAGPIE plays ``data/lexica/<lexicon>.kwg`` with ``<lexicon>.klv2``."""
     py = shlex.quote(sys.executable)
+    if lexicon is not None:
+        if peer != "magpie" or lang not in MAGPIE_LD:
+            return None, {}, f"a lexicon row needs MAGPIE and a language it has a distribution for ({lang}@{lexicon})"
+        lexica = PEERS / "magpie" / "data" / "lexica"
+        need = [ADAPTERS / "siu_magpie.py", PEERS / "magpie" / "bin" / "magpie",
+                lexica / f"{lexicon}.kwg", lexica / f"{lexicon}.klv2"]
+        missing = [str(p) for p in need if not p.exists()]
+        if missing:
+            return None, {}, "not found: " + ", ".join(missing)
+        cmd = (f"{py} {shlex.quote(str(need[0]))} --magpie-dir {shlex.quote(str(PEERS / 'magpie'))} "
+               f"--lexicon {lexicon} --ld {MAGPIE_LD[lang]} --leaves {lexicon} --wmp false")
+        return f"siu:{cmd}", {}, f"MAGPIE static player on {lexicon}.kwg, {lexicon} leave table"
     if peer == "quackle":
         need = [ADAPTERS / "siu_quackle.py", PEERS / "quackle_driver", PEERS / "quackle" / "run" / "lexica"]
         missing = [str(p) for p in need if not p.exists()]
@@ -70,26 +91,35 @@ def run_row(row: str, games: int, jobs: int, seed: int, out_root: Path, progress
     try:
         lang, engine, peer = row.split(":")
     except ValueError:
-        return {"row": row, "skipped": "expected LANG:ENGINE:PEER, e.g. en:heuri3:magpie"}
-    cmd, opts, what = peer_command(lang, peer)
+        return {"row": row, "skipped": "expected LANG[@LEXICON]:ENGINE:PEER, e.g. en:heuri3:magpie"}
+    lang, _, lexicon = lang.partition("@")
+    cmd, opts, what = peer_command(lang, peer, lexicon or None)
     if cmd is None:
         return {"row": row, "skipped": what}
-    out = out_root / lang / f"{engine}-vs-{peer}"
+    out = out_root / (f"{lang}-{lexicon}" if lexicon else lang) / f"{engine}-vs-{peer}"
     t0 = time.perf_counter()
+    before = os.environ.get("HEURI_LEXICON")
+    if lexicon:  # heuri's side: the pack of that lexicon, in this process and its workers
+        os.environ["HEURI_LEXICON"] = lexicon
     try:
         res = run_match(lang, engine, cmd, games, seed=seed, jobs=jobs, out=out, progress=progress,
                         engines={"p2": {"options": opts}} if opts else None)
     except Exception as e:  # a peer that cannot even start: say which, and go on with the rest
         return {"row": row, "skipped": f"{what}: the match stopped: {e}"}
+    finally:
+        if before is None:
+            os.environ.pop("HEURI_LEXICON", None)
+        else:
+            os.environ["HEURI_LEXICON"] = before
     s = res.summary
     X, Y = s["stats_p1"], s["stats_p2"]
-    return {"row": row, "lang": lang, "engine": engine, "peer": what, "games": s["games"],
+    return {"row": row, "lang": f"{lang}@{lexicon}" if lexicon else lang, "engine": engine, "peer": what, "games": s["games"],
             "win_rate": s["win_rate"], "ci": list(s["ci"]), "spread": s["mean_spread"],
             "exchanges": [X["exchanges_per_game"], Y["exchanges_per_game"]],
             "bingos": [X["bingos_per_game"], Y["bingos_per_game"]],
             "forfeits": [X["forfeits"], Y["forfeits"]], "out": str(out),
             "minutes": (time.perf_counter() - t0) / 60,
-            "command": (f"heuri match --lang {lang} --p1 {engine} --p2 {shlex.quote(cmd)} "
+            "command": (f"heuri match --lang {lang}" + (f" --lexicon {lexicon}" if lexicon else "") + f" --p1 {engine} --p2 {shlex.quote(cmd)} "
                         + " ".join(f"--p2-option {shlex.quote(f'{k}={v}')}" for k, v in opts.items())
                         + f" --games {games} --jobs {jobs} --seed {seed} --out {out}")}
 

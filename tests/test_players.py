@@ -108,3 +108,18 @@ def test_endgame_options_in_the_name(pack_en):
                      ("heuri4@wide=2", "wide 0 or 1")]:
         with pytest.raises(EngineError, match=msg):
             check_engine(bad)
+
+
+def test_peg_bag_option(pack_es):
+    from heuri.players import parse_engine
+
+    assert parse_engine("heuri5-peg@peg_bag=2") == ("heuri5-peg", {"peg_bag": 2.0})
+    pl = make_player("heuri5-peg@peg_bag=2", pack_es)
+    assert pl.peg_bag == 2 and pl.peg.max_bag == 2
+    assert make_player("heuri5-peg", pack_es).peg_bag == 1
+    with pytest.raises(EngineError, match="unknown option 'peg_bag'"):
+        parse_engine("heuri5@peg_bag=2")  # only the pre-endgame engines search it
+    with pytest.raises(EngineError, match="whole number"):
+        parse_engine("heuri5-peg@peg_bag=1.5")
+    with pytest.raises(EngineError, match="peg_bag"):
+        parse_engine("heuri5-peg@peg_bag=8")

@@ -215,8 +215,13 @@ def test_exchange_and_pass_against_heuri(client):
     assert len(d["history"]) == 1 and d["history"][0]["nick"] == "heuri" and d["to_move"] == "you"
     rack = d["rack"]
     d = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + rack[:3], "turn": 1}).json()
-    assert d["history"][1] == {"nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"],
-                               "rack": rack}
+    mine = d["history"][1]
+    assert {k: mine[k] for k in ("nick", "move", "score", "total", "rack", "kind")} == {
+        "nick": "you", "move": "-" + rack[:3], "score": 0, "total": d["scores"]["you"], "rack": rack, "kind": "exchange"}
+    # heuri's review of the exchange: its own choice for that rack, valued against yours
+    rv = mine["review"]
+    assert rv["score"] == 0 and rv["equity_lost"] == round(max(0.0, rv["best_equity"] - rv["equity"]), 4)
+    assert rv["points_lost"] == rv["best_score"] and d["review"] == rv and d["history"][0]["review"] is None
     assert len(d["history"]) == 3 and sum(n for _, n in d["unseen"]) == 100 - 7 - sum(
         len(h["move"].split()[1].replace(".", "")) for h in d["history"] if not h["move"].startswith("-"))
     r = client.post(f"/api/play/{d['id']}/move", json={"move": "-" + "Q" * 8, "turn": d["turn"]})
@@ -354,3 +359,24 @@ def test_a_cgps_lex_chooses_the_built_pack(fr_client, pack_fr, fra24_build):
     assert d2["count"] > d["count"]
     p = fr_client.post("/api/position", json={"cgp": cgp}).json()
     assert p["lexicon"] == "FRA24"
+
+
+def test_your_name_in_the_game_and_its_record(client):
+    """A name typed for the Play view: on the scoreboard's names and the record's #player
+    line; a name that is not one is refused naming the field, and no game is made."""
+    for bad, why in (("***", "at least one letter or digit"), ("A\u0007na", "control character (U+0007)"),
+                     ("x" * 41, "41 characters; a name has at most 40"), (7, "is not a string")):
+        r = client.post("/api/play", json={"lang": "es", "seed": 7, "name": bad})
+        assert r.status_code == 400 and r.json()["error"].startswith("name: ") and why in r.json()["error"], bad
+    d = client.post("/api/play", json={"lang": "es", "seed": 7, "name": "  Ana   María "}).json()
+    assert d["names"] == {"you": "Ana María", "heuri": "heuri"} and d["review"] is None
+    gcg = client.get(f"/api/play/{d['id']}/gcg").text
+    assert "#player1 you Ana María\n" in gcg and "#player2 heuri heuri (heuri5)\n" in gcg
+    # seed 7 deals AEILMPT: heuri's choice is the bingo through the centre, 8H TIEMPAL: T I E M
+    # P A L = 1+1+1+3+3+1+1, the P on 8L's double letter: (11 + 3) × 2 (the star) + 50 = 78
+    moves = client.post("/api/moves", json={"lang": "es", "cgp": d["cgp"]}).json()["moves"]
+    other = next(m for m in moves if m["tiles_played"] == 3)  # a three-tile play, not heuri's choice
+    d = client.post(f"/api/play/{d['id']}/move", json={"move": other["move"], "turn": 0}).json()
+    rv = d["history"][0]["review"]
+    assert rv["best"] == "8H TIEMPAL" and rv["best_score"] == 78 and rv["score"] == other["score"]
+    assert rv["points_lost"] == 78 - other["score"] and rv["equity_lost"] > 0

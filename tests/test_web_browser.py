@@ -110,7 +110,7 @@ def test_position_view(page, shots, capsys):  # noqa: F811
     # an unknown tile is refused in plain words
     page.fill("#rack", "AEIW")
     page.click("#rank")
-    page.wait_for_function("() => document.querySelector('#pos-error').textContent.includes('is not a tile')")
+    page.wait_for_function("() => document.querySelector('#rack-error').textContent.includes('is not a tile')")
     assert page.errors == []
 
 
@@ -144,7 +144,7 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
     # a word outside the word list is refused with the reason
     page.fill("#play-move", "8G ZZZ")
     page.press("#play-move", "Enter")
-    page.wait_for_function("() => document.querySelector('#play-error').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
     assert page.locator("#play-history tbody tr").count() == 0
     for k in range(5):
         cgp = page.evaluate("S.play.cgp")
@@ -152,7 +152,7 @@ def test_play_view_five_turns(page, shots, server):  # noqa: F811
         page.fill("#play-move", best["move"])
         page.press("#play-move", "Enter")
         page.wait_for_function(f"() => document.querySelectorAll('#play-history tbody tr').length === {2 * (k + 1)}")
-        assert page.inner_text("#play-error") == ""
+        assert page.inner_text("#play-error") == page.inner_text("#play-move-error") == ""
     rows = page.locator("#play-history tbody tr")
     assert rows.count() == 10
     assert page.inner_text("#play-lexicon") == f"lexicon {page.evaluate('S.play.lexicon')}" != "lexicon undefined"

@@ -560,6 +560,137 @@ def cmd_peg(args) -> int:
     return 0
 
 
+def cmd_infer(args) -> int:
+    """Inference (heuri.search.inference): what the opponent kept, from their move. The
+    position before the move comes from --cgp (the opponent to move, their rack left empty)
+    or from a GCG record (the position before event --turn); a table of the most probable
+    leaves with their probability before and after the move, and each tile's expected count."""
+    import json
+
+    import numpy as np
+
+    from ..core.move import Move
+    from ..eval.evaluate import make_evaluator
+    from ..search.inference import infer_from_position
+
+    truth = None
+    if args.game:
+        pack, pos, move, truth = _inference_from_record(args)
+    else:
+        if not args.cgp or not args.move:
+            raise HeuriError("infer: give --cgp \"CGP\" and --move \"MOVE\" (the position before the move, "
+                             "the opponent to move), or a GCG file and --turn N")
+        pack, pos = _position_from_cgp(args)
+        move = Move.from_gcg(args.move, pos.board, pack.spec)
+    spec = pack.spec
+    ev = make_evaluator(pack, args.engine)
+    inf = infer_from_position(ev, pos, move, temperature=args.temperature, samples=args.samples,
+                              time_limit=args.time, seed=args.seed)
+    post_x, prior_x = inf.tile_expectation()
+
+    def tiles(counts) -> str:
+        return spec.format_tiles(np.repeat(np.arange(len(counts)), counts), blank="?") or "-"
+
+    n = min(args.top, len(inf.leaves))
+    try:
+        if args.json:
+            out = {"move": move.gcg(spec), "leave_size": inf.leave_size, "exact": inf.exact,
+                   "samples": inf.samples, "racks_valued": inf.evaluated, "engine": args.engine,
+                   "temperature": inf.temperature,
+                   "leaves": [{"leave": tiles(inf.leaves[i]), "probability": round(float(inf.posterior[i]), 6),
+                               "prior": round(float(inf.prior[i]), 6)} for i in range(n)],
+                   "tiles": {spec.format_tiles([t], blank="?"): {"expected": round(float(post_x[t]), 4),
+                                                                  "prior": round(float(prior_x[t]), 4)}
+                             for t in range(spec.n_kinds) if post_x[t] > 0 or prior_x[t] > 0}}
+            if truth is not None:
+                p, q = inf.probability_of(truth)
+                out["recorded_leave"] = {"leave": tiles(truth), "probability": round(p, 6), "prior": round(q, 6)}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            return 0
+        from rich.console import Console
+        from rich.table import Table
+
+        how = ("every possible leave" if inf.exact else f"{inf.samples} racks drawn")
+        t = Table(title=f"what they kept after {move.gcg(spec)}: {inf.leave_size} tiles "
+                        f"({how}, {inf.evaluated} racks valued by {args.engine}, τ = {inf.temperature:g} points)")
+        for col in ("#", "leave", "probability %", "before the move %", "× more likely"):
+            t.add_column(col, justify="left" if col == "leave" else "right")
+        for i in range(n):
+            ratio = inf.posterior[i] / inf.prior[i] if inf.prior[i] > 0 else float("inf")
+            t.add_row(str(i + 1), tiles(inf.leaves[i]), f"{100 * inf.posterior[i]:.1f}", f"{100 * inf.prior[i]:.1f}",
+                      f"{ratio:.2f}")
+        console = Console() if sys.stdout.isatty() else Console(width=120)
+        console.print(t)
+        tt = Table(title="each tile: expected count in their leave (after the move, before it)")
+        kinds = [k for k in range(spec.n_kinds) if post_x[k] > 0.005 or prior_x[k] > 0.005]
+        kinds.sort(key=lambda k: -(post_x[k] - prior_x[k]))
+        for col in ("tile", "expected", "before", "change"):
+            tt.add_column(col, justify="left" if col == "tile" else "right")
+        for k in kinds:
+            tt.add_row(spec.format_tiles([k], blank="?"), f"{post_x[k]:.2f}", f"{prior_x[k]:.2f}",
+                       f"{post_x[k] - prior_x[k]:+.2f}")
+        console.print(tt)
+        if truth is not None:
+            p, q = inf.probability_of(truth)
+            rank = next((i + 1 for i in range(len(inf.leaves)) if np.array_equal(inf.leaves[i], truth)), None)
+            print(f"the record's leave: {tiles(truth)}: probability {100 * p:.1f} % (before the move {100 * q:.1f} %)"
+                  + (f", rank {rank} of {len(inf.leaves)}" if rank else ", not among the leaves considered"))
+        if not inf.exact:
+            print("note: the leaves were sampled; probabilities are over the racks drawn (--samples, --time)")
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def _inference_from_record(args):
+    """(pack, Position before event --turn, that event's Move, the recorded leave or None)
+    for ``heuri infer GAME.gcg --turn N``."""
+    import numpy as np
+
+    from ..core.game import Position
+    from ..core.move import Move
+    from ..core.pack import pack_for_record
+    from ..formats.gcg import Replayer, read_gcg_file
+
+    game = read_gcg_file(args.game)
+    lang = _lang_or_guess(args.lang, game.guess_language(), args.game)
+    pack = pack_for_record(lang, game.lexicon)
+    spec = pack.spec
+    events = game.events
+    if args.turn is None or not 1 <= args.turn <= len(events):
+        raise HeuriError(f"infer {args.game}: give --turn N, the event to infer from (1..{len(events)})")
+    ev = events[args.turn - 1]
+    if ev.kind not in ("play", "exchange", "pass"):
+        raise HeuriError(f"infer {args.game}: event {args.turn} (line {ev.line}) is a {ev.kind} line; "
+                         "give a play, an exchange or a pass")
+    rep = Replayer(game, spec).run()
+    board = rep.board_at(args.turn - 1)
+    move = Move.from_gcg(ev.move, board, spec)
+    # the observer's rack: the other player's next recorded rack (unchanged until they move)
+    ours = np.zeros(spec.n_kinds, np.int64)
+    nxt = next((e for e in events[args.turn:] if e.player != ev.player and e.kind in ("play", "exchange", "pass")), None)
+    if nxt is not None and nxt.rack:
+        ours[spec.parse_tiles(nxt.rack)] += 1
+    on_board = np.zeros(spec.n_kinds, np.int64)
+    filled = board.letters >= 0
+    np.add.at(on_board, np.where(board.blanks[filled], spec.n_letters, board.letters[filled]), 1)
+    unseen = spec.distribution() - on_board - ours
+    rack_size = min(spec.rack_size, int(unseen.sum()))
+    racks = [np.zeros(spec.n_kinds, np.int64), ours]
+    pos = Position(spec, board, tuple(racks), (0, 0), unseen, 0, 0, (rack_size, 0))
+    truth = None
+    if ev.rack:
+        rack = np.zeros(spec.n_kinds, np.int64)
+        rack[spec.parse_tiles(ev.rack)] += 1
+        if ev.kind == "play":
+            truth = rack - move.rack_counts(spec)
+        elif ev.kind == "pass":
+            truth = rack
+        elif move.tiles is not None:
+            truth = rack - move.rack_counts(spec)
+    return pack, pos, move, truth
+
+
 def cmd_match(args) -> int:
     """Play a paired match (heuri.match) and print its summary table."""
     from ..play.match import cli_match
@@ -922,6 +1053,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="evaluator candidates, and as many bag-emptying placements (default 5)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.set_defaults(func=cmd_peg)
+
+    p = sub.add_parser("infer", help="inference: what the opponent kept, from the move they made")
+    p.add_argument("game", nargs="?", help="GCG file: infer from the event --turn N (or use --cgp and --move)")
+    p.add_argument("--turn", type=int_arg(1, 10000), help="with a GCG file: the event (1 = the first move line)")
+    p.add_argument("--lang", help="language pack; default: from the CGP's lex/ld or the record")
+    p.add_argument("--cgp", help="the position before their move, one CGP line: they are to move, their rack "
+                                 "left empty, ours given")
+    p.add_argument("--move", help="their move, GCG notation (8D DJINN, -4 for an exchange of four, - a pass)")
+    p.add_argument("--engine", default="heuri2", help="the evaluator that models the player (default heuri2)")
+    p.add_argument("--temperature", type=float, default=6.0,
+                   help="τ, points: how far from the engine's choice the player strays (default 6)")
+    p.add_argument("--samples", type=int_arg(1, 100000), default=200,
+                   help="racks drawn when the leaves are too many to enumerate (default 200)")
+    p.add_argument("--time", type=float, default=None, help="seconds: stop drawing racks after this long")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draws")
+    p.add_argument("--top", type=int_arg(1, 1000), default=10, help="leaves shown (default 10)")
+    p.add_argument("--json", action="store_true", help="one JSON document")
+    p.set_defaults(func=cmd_infer)
 
     p = sub.add_parser("match", help="paired self-play match between two engines (seats swapped, same tiles)")
     from ..play.match import add_match_arguments

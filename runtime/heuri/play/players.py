@@ -79,11 +79,14 @@ MATCH_WIDE_LIMITS: dict = {"width": 12, "max_generations": 1500, "max_nodes": 20
 #: move-list budget becomes the same number, so the nodes bind); ``wide=0``, no width-limited
 #: second step (the exact step's move of its last completed depth is played)
 ENDGAME_OPTIONS = ("exact_nodes", "wide")
+#: the pre-endgame engines' own option: the largest bag the pre-endgame search plays
+#: (``heuri5-peg@peg_bag=2``: with 1 or 2 tiles in the bag; default :data:`PEG_MAX_BAG`)
+PEG_OPTIONS = ("peg_bag",)
 #: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
 #: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
 #: any useful weight; the evaluators check their own signs)
 OPTION_MAX = 1e6
-OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "k": (0, 1000), "top": (0, 100_000),
+OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "peg_bag": (1, 7), "k": (0, 1000), "top": (0, 100_000),
                  "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
 
 
@@ -132,7 +135,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
     allowed = sorted({k for cls in evaluator_class(evaluator).__mro__ if "__init__" in vars(cls)
                       for k, v in inspect.signature(cls.__init__).parameters.items()
                       if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
-                     | (set(ENDGAME_OPTIONS) if endgame else set()))
+                     | (set(ENDGAME_OPTIONS) if endgame else set())
+                     | (set(PEG_OPTIONS) if base in PEG_ENGINES else set()))
     opts: dict = {}
     for item in rest.split(","):
         key, eq, value = item.partition("=")
@@ -153,6 +157,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
                 check_float(value, f"option {key}", lo, hi)
             except BoundsError as e:
                 raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    if opts.get("peg_bag", 1) != int(opts.get("peg_bag", 1)):
+        raise EngineError(f"engine {excerpt(name)!r}: peg_bag must be a whole number of tiles, 1 to 7")
     if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
         raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
     for key, x in opts.items():
@@ -198,8 +204,28 @@ def check_engine(name: str) -> str:
     :func:`parse_engine`), else raise EngineError naming the known ones."""
     if name.startswith("siu:") and name[4:].strip():  # SIU hook: an external engine
         return name
+    if name == "heuri-sim" or name.startswith("heuri-sim@"):
+        _sim_options(name)
+        return name
     parse_engine(name)
     return name
+
+
+def _sim_options(name: str) -> dict:
+    """``heuri-sim@seconds=1,candidates=8`` → ``{"seconds": 1.0, "candidates": 8.0}`` (the
+    defaults for a name without options). Raises EngineError."""
+    opts = {"seconds": 1.0, "candidates": 8.0}
+    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100)}
+    _, sep, rest = name.partition("@")
+    for item in rest.split(",") if sep else ():
+        key, eq, value = item.partition("=")
+        if key not in opts or not eq:
+            raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER and candidates=NUMBER")
+        try:
+            opts[key] = check_float(value, f"option {key}", *bounds[key])
+        except BoundsError as e:
+            raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+    return opts
 
 
 def greedy_index(recs: np.ndarray) -> int:
@@ -249,6 +275,7 @@ class EvaluatorPlayer:
         self.evaluator = evaluator
         options = dict(options or {})
         search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
+        self.peg_bag = int(options.pop("peg_bag", PEG_MAX_BAG))
         check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
         self._greedy = GreedyPlayer(pack)
@@ -262,7 +289,7 @@ class EvaluatorPlayer:
         if peg:
             from ..search.peg import PegSearch
 
-            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=PEG_MAX_BAG, evaluator_options=options)
+            self.peg = PegSearch(pack, evaluator=evaluator, max_bag=self.peg_bag, evaluator_options=options)
         self.info: dict = {}
 
     def choose(self, position):
@@ -275,7 +302,7 @@ class EvaluatorPlayer:
             move = self._greedy.choose(position)
             self.info = {"endgame": False, "fallback": True}
             return move
-        if self.peg is not None and 1 <= position.bag_size <= PEG_MAX_BAG:
+        if self.peg is not None and 1 <= position.bag_size <= self.peg_bag:
             res = self.peg.search(position)
             self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
             return res.move
@@ -338,6 +365,8 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
 
         kw = {"words": pack.words, **(siu_options or {})}  # words=None: board and rack checks only
         return make_siu_player(check_engine(name), **kw)
+    if name == "heuri-sim" or name.startswith("heuri-sim@"):
+        return SimPlayer(pack, name, endgame_options)
     base, options = parse_engine(name)
     if base in PEG_ENGINES:
         return EvaluatorPlayer(pack, name, PEG_ENGINES[base], True, endgame_options, peg=True, options=options)
@@ -345,3 +374,30 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     if evaluator == "greedy" and not endgame:
         return GreedyPlayer(pack, name)
     return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
+
+
+class SimPlayer:
+    """``heuri-sim``: heuri.search.simulation's race over heuri5's best candidates while the
+    bag holds tiles, heuri5's player (its endgame search) once it is empty. Options in the
+    name: ``heuri-sim@seconds=1,candidates=8`` (defaults 1 s a move, 8 candidates)."""
+
+    def __init__(self, pack, name: str = "heuri-sim", endgame_options: dict | None = None):
+        from ..search.simulation import Simulator
+
+        opts = _sim_options(name)
+        self.name = name
+        self.seconds = float(opts["seconds"])
+        self.sim = Simulator(pack, candidates=int(opts["candidates"]))
+        self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)
+        self.info: dict = {}
+
+    def choose(self, position):
+        from ..core.move import Move
+
+        if position.bag_size == 0:
+            move = self.static.choose(position)
+            self.info = dict(self.static.info)
+            return move
+        res = self.sim.simulate(position, seconds=self.seconds)
+        self.info = {"endgame": False, "sim": True, "rollouts": res.rollouts}
+        return Move.from_record(res.best, position.spec)

@@ -707,15 +707,17 @@ class Service:
 
     # -- play view --------------------------------------------------------------------------
     def play_new(self, req: dict) -> dict:
-        """``{lang, engine, seed, first}`` → a new game against heuri (``first``: ``"you"``
-        (default) or ``"heuri"``, who plays first; ``seed``: the bag, default random) and its
-        state (:meth:`play_state`). heuri's first move is made at once when it starts.
+        """``{lang, engine, seed, first, name}`` → a new game against heuri (``first``: ``"you"``
+        (default) or ``"heuri"``, who plays first; ``seed``: the bag, default random;
+        ``name``: yours, for the scoreboard and the record's ``#player`` line, default
+        "You", see :func:`_player_name`) and its state (:meth:`play_state`). heuri's first move is made at once when it starts.
         Raises ApiError 429 when :attr:`max_games` games are in progress (none is dropped
         for a new one)."""
         from ...core.game import Game
         from ...play.players import check_engine
 
-        _fields(req, ("lang", "lexicon", "engine", "seed", "first"), "play")
+        _fields(req, ("lang", "lexicon", "engine", "seed", "first", "name"), "play")
+        name = _player_name(req, "name")
         pack = self.pack(req)
         engine = _choice(req, "engine", ENGINES, DEFAULT_ENGINE)
         check_engine(engine)
@@ -724,6 +726,7 @@ class Service:
             seed = secrets.randbelow(2**63)
         you = 0 if _choice(req, "first", ("you", "heuri"), "you") == "you" else 1
         g = _PlayGame(Game(pack.spec, seed=seed, words=pack.words), pack, engine, seed, you, self.clock())
+        g.name = name
         gid = secrets.token_hex(16)
         with self._games_lock:
             self._expire()
@@ -764,9 +767,14 @@ class Service:
 
     def play_state(self, gid: str) -> dict:
         """The state of a game against heuri: ``{id, lang, engine, you, turn, to_move,
-        over, scores, rack, bag, unseen, svg, history: [{nick, move, score, total}], last,
-        can_exchange, result}`` (``you``: your seat; ``turn``: the moves played so far,
-        which your next move must repeat; ``unseen``: the bag and heuri's rack as you see
+        over, scores, rack, bag, unseen, svg, history: [{nick, move, score, total, rack,
+        kind, review}], names, review, can_exchange, result}`` (``you``: your seat; ``turn``:
+        the moves played so far, which your next move must repeat; ``history``: the moves,
+        then, once the game is over, the end-of-game rows of the record (``kind``
+        ``end_points``/``end_penalty``, ``move`` the rack in parentheses), so that the last
+        totals are the scores; ``review``: on your moves, what heuri would have played
+        (:meth:`Service._review`), and the top-level ``review`` is your last move's;
+        ``names``: ``{you, heuri}`` as the scoreboard shows them; ``unseen``: the bag and heuri's rack as you see
         them, ``[[tile, count]]``). Neither the bag's seed nor heuri's rack is in it before
         the game is over (heuri's exchanges show their tile count only)."""
         g = self._game(gid)
@@ -778,7 +786,8 @@ class Service:
         """``{move, turn}`` (GCG: ``8D WORD``, ``-ABC`` to exchange, ``-`` to pass; ``turn``:
         the state's ``turn`` the move answers) played for you, checked against the board,
         your rack and the word list (MoveError saying why it is refused: the game is then
-        unchanged), then heuri's reply; the new state. A ``turn`` that is not the game's
+        unchanged), reviewed by heuri's engine (:meth:`_review`), then heuri's reply; the
+        new state. A ``turn`` that is not the game's
         (a stale page, a move sent twice) raises ApiError 409 and changes nothing."""
         _fields(req, ("move", "turn"), "move")
         move = _text(req, "move", limit=64)
@@ -797,9 +806,37 @@ class Service:
                 raise HeuriError("it is heuri's turn")
             g.game.play(move)
             g.touched = self.clock()
+            g.reviews[len(g.game.history) - 1] = self._review(g, *g.game.history[-1])
             self._heuri_turns(g)
             g.touched = self.clock()
             return g.state(gid, g.touched)
+
+    def _review(self, g: "_PlayGame", pos, move, score: int) -> dict:
+        """What heuri's engine would have played in your place: ``{best, best_score,
+        best_equity, score, equity, equity_lost, points_lost}`` for ``move`` played from
+        ``pos`` (your turn) for ``score`` points. The ranking sees what you saw: your rack and the unseen tiles
+        (the bag and heuri's rack together, as :meth:`play_state`'s ``unseen``), so it is the
+        page's hint for that turn. ``equity_lost`` = v(best) − v(yours) ≥ 0 and
+        ``points_lost`` = j(best) − j(yours) (negative when yours scored more), in points."""
+        from ...core.move import Placement
+        from ..analyze import find_move, move_record
+
+        spec = g.pack.spec
+        if isinstance(move, Placement):
+            move = pos.board.canonical(move)
+        with self._evaluator(g.pack, g.engine) as ev:
+            rk = ev.rank(pos)
+            rec = move_record(move, spec, score=score)
+            k = find_move(rk.moves, rec)
+            if k is not None and (k == 0 or rk.revalued[k]):
+                mine = rk.v[k]
+            else:  # valued alone, with the board after it, as the engine values a candidate
+                mine = ev.rank(pos, moves=rec).v[0]
+        best = rk.rows(spec, 1)[0]
+        lost = 0.0 if k == 0 else max(0.0, float(rk.v[0]) - float(mine))
+        return {"best": best["move"], "best_score": best["score"], "best_equity": best["equity"],
+                "score": int(score), "equity": round(float(mine), 4), "equity_lost": round(lost, 4),
+                "points_lost": best["score"] - score}
 
     def play_gcg(self, gid: str) -> str:
         """The game so far as a GCG record (text); before the game is over heuri's racks
@@ -810,7 +847,7 @@ class Service:
         with g.lock:
             g.touched = self.clock()
             nicks = ("you", "heuri") if g.you == 0 else ("heuri", "you")
-            names = tuple("You" if n == "you" else f"heuri ({g.engine})" for n in nicks)
+            names = tuple(g.name if n == "you" else f"heuri ({g.engine})" for n in nicks)
             over = g.game.over
             rec = game_to_gcg(g.game, nicks=nicks, names=names, lexicon=g.pack.spec.lexicon,
                               title=f"heuri serve, seed {g.seed}" if over else "heuri serve")
@@ -822,6 +859,34 @@ class Service:
                             move = f"-{_exchange_count(item.move, g.pack.spec)}"
                         rec.items[i] = dataclasses.replace(item, rack="", move=move)
             return write_gcg(rec)
+
+
+#: the longest player's name taken (characters)
+MAX_NAME = 40
+
+
+def _player_name(req: dict, field: str) -> str:
+    """Field ``field``: a player's name for the scoreboard and the GCG ``#player`` line
+    (default "You"): at most :data:`MAX_NAME` characters, letters, digits, spaces and
+    common punctuation; no line break or control character (a GCG line holds it).
+    Raises HeuriError naming the field."""
+    import unicodedata
+
+    v = req.get(field)
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return "You"
+    if not isinstance(v, str):
+        raise HeuriError(f"{field}: {_show(v)} is not a string")
+    name = " ".join(v.split())
+    if len(name) > MAX_NAME:
+        raise HeuriError(f"{field}: {len(name)} characters; a name has at most {MAX_NAME}")
+    bad = next((ch for ch in v if unicodedata.category(ch)[0] == "C" and ch not in " \t"), None)
+    if bad is not None:
+        raise HeuriError(f"{field}: {_show(v)} holds a control character (U+{ord(bad):04X}); type letters, digits "
+                         f"and spaces")
+    if not any(ch.isalnum() for ch in name):
+        raise HeuriError(f"{field}: {_show(v)}: a name needs at least one letter or digit")
+    return name
 
 
 def _exchange_count(move: str, spec) -> int:
@@ -887,7 +952,7 @@ class _PlayGame:
     """One game against heuri: the :class:`heuri.game.Game`, the engine's name (its player
     comes from the service's pool for each turn), your seat, its times (``clock`` seconds)."""
 
-    __slots__ = ("game", "pack", "engine", "seed", "you", "lock", "touched", "endgame")
+    __slots__ = ("game", "pack", "engine", "seed", "you", "lock", "touched", "endgame", "name", "reviews")
 
     def __init__(self, game, pack, engine: str, seed: int, you: int, now: float):
         self.game = game
@@ -898,6 +963,9 @@ class _PlayGame:
         self.lock = threading.Lock()
         self.touched = now
         self.endgame = False
+        self.name = "You"
+        #: history index of each of your moves → its review (Service._review)
+        self.reviews: dict[int, dict] = {}
 
     def expired(self, now: float) -> bool:
         return now - self.touched > (FINISHED_S if self.game.over else IDLE_S)
@@ -910,8 +978,21 @@ class _PlayGame:
             g.play(move)
             self.endgame = bool((getattr(player, "info", {}) or {}).get("endgame"))
 
+    def _end_rows(self, nick) -> list[dict]:
+        """The end-of-game rows of the move list, as the record's end lines
+        (:func:`heuri.formats.gcg.game_to_gcg`): ``{nick, move: "(RACK)", score, total,
+        rack: "", kind: "end_points" | "end_penalty", review: None}``; none before the end."""
+        from ...formats.gcg import game_to_gcg
+
+        if not self.game.over:
+            return []
+        rec = game_to_gcg(self.game, nicks=tuple(nick(i) for i in range(len(self.game.position.scores))))
+        return [{"nick": e.nick, "move": e.body(), "score": e.score, "total": e.total, "rack": "", "kind": e.kind,
+                 "review": None}
+                for e in rec.events if e.kind in ("end_points", "end_penalty")]
+
     def state(self, gid: str, now: float) -> dict:
-        from ...core.move import Exchange
+        from ...core.move import Exchange, Placement
         from ...formats.render import board_svg, rack_svg
         from ...core.tiletext import format_spelling
 
@@ -920,13 +1001,17 @@ class _PlayGame:
         p = g.position
         nick = lambda seat: "you" if seat == self.you else "heuri"  # noqa: E731
         hist = []
-        for pos, move, pts in g.history:
+        for i, (pos, move, pts) in enumerate(g.history):
             mine = pos.to_move == self.you
             text = move.gcg(spec)
             if not mine and not p.over and isinstance(move, Exchange):
                 text = f"-{move.n_tiles}"
             hist.append({"nick": nick(pos.to_move), "move": text, "score": pts,
-                         "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else ""})
+                         "total": pos.scores[pos.to_move] + pts, "rack": pos.rack_text(pos.to_move) if mine else "",
+                         "kind": "exchange" if isinstance(move, Exchange) else "play" if isinstance(move, Placement)
+                         else "pass",
+                         "review": self.reviews.get(i)})
+        hist += self._end_rows(nick)
         last = g.history[-1][1] if g.history else None
         unseen = p.unseen(self.you)
         out = {"id": gid, "lang": spec.code, "lexicon": spec.lexicon, "engine": self.engine, "you": self.you,
@@ -940,7 +1025,8 @@ class _PlayGame:
                           for t in range(spec.n_kinds) if unseen[t]],
                "svg": board_svg(p.board, played=last if not isinstance(last, Exchange) else None,
                                 label="game board"),
-               "history": hist, "can_exchange": p.bag_size >= spec.exchange_min_bag, "endgame": self.endgame,
+               "history": hist, "names": {"you": self.name, "heuri": "heuri"},
+               "review": self.reviews.get(max(self.reviews)) if self.reviews else None, "can_exchange": p.bag_size >= spec.exchange_min_bag, "endgame": self.endgame,
                "result": None, "expires_s": int((FINISHED_S if p.over else IDLE_S) - (now - self.touched))}
         if p.over:
             a, b = p.scores[self.you], p.scores[1 - self.you]

@@ -40,6 +40,8 @@ class SiuPosition:
     position: object
     rack_known: bool = True
     notes: tuple = ()  # ``info string`` texts every search of this position starts with
+    before: object = None  # the Position before the last of ``moves`` (go infer), or None
+    last_move: object = None  # that move (a heuri.core.move.Move), or None
 
 
 def leave_text(counts, spec) -> str:
@@ -85,6 +87,8 @@ class HeuriBackend(Backend):
 
     ``lang``: the initial ``Lexicon`` (a language code of a built pack, or a pack folder);
     nothing is loaded until ``isready``, a ``position`` or a ``go`` needs it."""
+
+    capabilities = ("gen", "sim", "infer", "endgame", "peg", "auto", "stream", "stop")
 
     def __init__(self, lang: str = "es"):
         self.lexicon = lang
@@ -212,15 +216,23 @@ class HeuriBackend(Backend):
             hidden = (min(spec.rack_size, left),) + tuple(pos.hidden[1:])
             pos = dataclasses.replace(pos, hidden=hidden)
         pos = resolve_hidden(pos)
+        before = last_move = None
         for i, text in enumerate(moves):
+            before = pos
             pos, rack_known = self._apply(pack, pos, text, i, rack_known)
+        if before is not None and not moves[-1].lower().startswith("phony."):
+            from ...core.move import Move
+
+            last_move = Move.from_siu(moves[-1], before.board, spec)
+        else:
+            before = None
         if rack is not None:
             pos = self._set_rack(pos, rack)
             rack_known = True
         from ...core.cgp import lexicon_warning
 
         note = lexicon_warning(cgp, spec)
-        return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else ())
+        return SiuPosition(pack, resolve_hidden(pos), rack_known, (note,) if note else (), before, last_move)
 
     def _apply(self, pack, pos, text: str, i: int, rack_known: bool):
         """Position after the player to move plays ``text`` (the ``i``-th of ``moves``);
@@ -322,6 +334,11 @@ class HeuriBackend(Backend):
         pos = sp.position
         if pos.over:
             raise SiuError("bad-position", "the game is over in this position; nothing to search")
+        if params.mode == "infer":
+            if sp.last_move is None:
+                raise SiuError("bad-position", "go infer needs the opponent's move: 'position cgp <the position "
+                                               "before it> moves <their move>'")
+            return
         if not sp.rack_known or pos.hidden[pos.to_move]:
             raise SiuError("bad-position", "the rack of the player to move is unknown; give it in the CGP "
                                            "or as rack.<tiles> after the moves")
@@ -339,6 +356,8 @@ class HeuriBackend(Backend):
                 raise err
 
     def honoured(self, mode: str) -> set[str]:
+        if mode == "sim":
+            return {"iterations"}
         if mode == "gen":
             return {"searchmoves", "alsosearchmoves"}
         if mode == "endgame":
@@ -396,7 +415,95 @@ class HeuriBackend(Backend):
             return self._endgame(sp, params, stop, emit)
         if params.mode == "peg":
             return self._peg(sp, params, stop, emit)
+        if params.mode == "infer":
+            return self._infer(sp, params, stop, emit)
+        if params.mode == "sim":
+            return self._sim(sp, params, stop, emit)
         return self._auto(sp, params, stop, emit)
+
+    def _sim(self, sp, params, stop, emit) -> str:
+        """``go sim``: heuri.search.simulation over the ``Engine``'s best ``Candidates`` moves,
+        until ``movetime`` (default 1 s when neither it nor ``iterations`` nor ``infinite``
+        is given), ``iterations`` rollouts a candidate, or ``stop``. After each round of the
+        race, one ``info sim move M eq E se S iterations N static V`` line per candidate
+        still in it (``eq``: the mean rollout value, points; ``se``: its standard error);
+        at the end every candidate, then ``info string sim ...`` with the rollouts, rounds
+        and what stopped it. With the bag empty the race is the endgame's (``go auto``)."""
+        import time
+
+        from ...core.move import Move
+        from ...search.simulation import Simulator
+
+        pos = sp.position
+        if pos.bag_size == 0:
+            emit("info string sim the bag is empty: the endgame search answers")
+            return self._auto(sp, params, stop, emit)
+        pack = sp.pack
+        spec = pack.spec
+        key = ("sim", id(pack), self.engine, self.candidates)
+        sim = self._players.get(key)
+        if sim is None:
+            sim = self._players[key] = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates))
+        seconds = None
+        if stop.deadline is not None:
+            seconds = max(0.01, stop.deadline - time.monotonic())
+        elif params.iterations is None and not params.infinite:
+            seconds = 1.0
+
+        def lines(res, alive_only: bool) -> None:
+            for c in res.candidates:
+                if alive_only and not c.alive:
+                    continue
+                se = f"{c.stderr:.2f}" if c.n > 1 else "-"
+                emit(f"info sim move {Move.from_record(c.record, spec).siu(spec, pos.board)} eq {c.mean:.2f} "
+                     f"se {se} iterations {c.n} static {c.static:.2f}")
+
+        res = sim.simulate(pos, seconds=seconds, iterations=params.iterations, should_stop=stop.stopped,
+                           on_round=lambda r: lines(r, True))
+        lines(res, False)
+        emit(f"info string sim {res.rollouts} rollouts, {res.rounds} rounds, {res.seconds:.2f} s, "
+             f"stopped by {res.stopped_by}")
+        return Move.from_record(res.best, spec).siu(spec, pos.board)
+
+    def _infer(self, sp, params, stop, emit) -> str:
+        """``go infer``: what the opponent kept with the last of ``moves``
+        (heuri.search.inference, heuri2 as the model of the player, τ = 6 points): one
+        ``info infer leave <tiles> prob <p> prior <q>`` line per leave, most probable first
+        (``Candidates`` lines), then ``info infer tile <tile> expected <x> prior <y>`` for the
+        tiles whose expected count moved most. ``movetime`` bounds the rack sampling. The
+        bestmove is heuri's move in the position after theirs when our rack is known, else
+        ``pass``."""
+        import numpy as np
+
+        from ...eval.evaluate import make_evaluator
+        from ...search.inference import infer_from_position
+
+        pack = sp.pack
+        spec = pack.spec
+        key = ("infer", id(pack))
+        ev = self._players.get(key)
+        if ev is None:
+            ev = self._players[key] = make_evaluator(pack, "heuri2")
+        limit = None
+        if stop.deadline is not None:
+            import time
+
+            limit = max(0.05, (stop.deadline - time.monotonic()) * 0.8)
+        inf = infer_from_position(ev, sp.before, sp.last_move, time_limit=limit, should_stop=stop.is_set)
+        for i in range(min(self.candidates, len(inf.leaves))):
+            emit(f"info infer leave {leave_text(inf.leaves[i], spec) or '-'} prob {inf.posterior[i]:.4f} "
+                 f"prior {inf.prior[i]:.4f}")
+        post_x, prior_x = inf.tile_expectation()
+        for t in np.argsort(-np.abs(post_x - prior_x), kind="stable")[:5]:
+            if post_x[t] > 0 or prior_x[t] > 0:
+                emit(f"info infer tile {leave_text(np.eye(spec.n_kinds, dtype=np.int64)[t], spec)} "
+                     f"expected {post_x[t]:.3f} prior {prior_x[t]:.3f}")
+        how = "exact" if inf.exact else f"sampled {inf.samples} racks"
+        emit(f"info string infer {how}, {inf.evaluated} racks valued, leave of {inf.leave_size} tiles")
+        pos = sp.position
+        if sp.rack_known and not pos.hidden[pos.to_move] and not pos.over:
+            return self._gen(sp, GoParams(mode="gen"), stop, lambda line: None)
+        return "pass"
 
     def _peg(self, sp, params, stop, emit) -> str:
         """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``

@@ -379,6 +379,10 @@ class SearchStop:
     def is_set(self) -> bool:
         return self._ev.is_set() or (self.deadline is not None and time.monotonic() >= self.deadline)
 
+    def stopped(self) -> bool:
+        """``stop`` or ``quit`` was received (the deadline aside)."""
+        return self._ev.is_set()
+
     def wait(self, timeout: float | None = None) -> bool:
         if self.deadline is not None:
             left = self.deadline - time.monotonic()

@@ -13,13 +13,29 @@ async function api(path, body) {
   const r = await fetch(path, opt);
   let data;
   try { data = await r.json(); } catch (e) { data = { error: t("the server answered {status} {text}", { status: r.status, text: r.statusText }) }; }
-  if (!r.ok) { const err = new Error(data.error || t("error {status}", { status: r.status })); err.status = r.status; throw err; }
+  if (!r.ok) { const err = new Error(data.error || t("error {status}", { status: r.status })); err.status = r.status; err.kind = data.kind; throw err; }
   return data;
 }
 
 function showError(id, err) {
   const el = $(id);
   el.textContent = err ? String(err.message || err) : "";
+}
+
+// a message about one input, in the element "<id>-error" next to it; the input keeps its text
+function fieldError(id, err) {
+  const box = $(`${id}-error`);
+  if (box) box.textContent = err ? String(err.message || err) : "";
+  const input = $(id);
+  if (input) input.classList.toggle("bad", Boolean(err));
+}
+
+// whether a key pressed in this element is typing (a text field), not a command of the page
+function isTyping(target) {
+  if (!target || !target.tagName) return false;
+  if (target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable) return true;
+  return target.tagName === "INPUT" && !["checkbox", "radio", "file", "button", "submit", "reset", "range", "color"]
+    .includes((target.type || "text").toLowerCase());
 }
 
 function el(tag, attrs = {}, text) {
@@ -105,7 +121,8 @@ function setLang(code, reset) {
   const pal = $("#palette");
   pal.textContent = "";
   for (const t of langInfo().tiles) {
-    const b = el("button", { class: "tilebtn", "data-tile": t.text, title: window.t("{tile}: {value} points, {count} tiles", { tile: t.tile, value: t.value, count: t.count }) });
+    const b = el("button", { class: "tilebtn" + (t.tile.length > 1 ? " multi" : ""), "data-tile": t.text,
+                             title: window.t("{tile}: {value} points, {count} tiles", { tile: t.tile, value: t.value, count: t.count }) });
     b.append(el("span", { class: "l" }, t.tile), el("sub", {}, String(t.value)));
     pal.append(b);
   }
@@ -149,7 +166,13 @@ async function refresh() {
     $("#cgp").value = d.cgp;
     drawPosition(d.svg);
     showPositionInfo(d);
-  } catch (e) { showError("#pos-error", e); }
+  } catch (e) { positionError(e); }
+}
+
+// a refused position: next to the rack when the rack is at fault, else above the moves
+function positionError(e) {
+  if (e && (e.kind === "bad-rack" || (e.kind === "rack-not-in-bag" && rackText()))) fieldError("#rack", e);
+  else showError("#pos-error", e);
 }
 
 function showPositionInfo(d) {
@@ -177,8 +200,9 @@ function clearMoves() {
 
 async function rank() {
   showError("#pos-error", null);
+  fieldError("#rack", null);
   clearMoves();
-  if (!rackText()) { showError("#pos-error", t("type a rack first (e.g. AEIRS[CH]?)")); return; }
+  if (!rackText()) { fieldError("#rack", t("Type a rack first (e.g. AEIRS[CH]?).")); return; }
   await refresh();
   try {
     const d = await api("/api/best", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
@@ -196,7 +220,7 @@ async function rank() {
     });
     $("#moves-count").textContent = t("{count} candidates ({engine}, lexicon {lexicon}); the first {shown} shown. Click a move to see it on the board.",
                                       { count: d.count, engine: d.engine, lexicon: d.lexicon, shown: d.rows.length });
-  } catch (e) { showError("#pos-error", e); }
+  } catch (e) { positionError(e); }
 }
 
 async function preview(i) {
@@ -232,8 +256,9 @@ async function applyPreview() {
   await loadCgp(S.preview.cgp_after);
 }
 
-async function loadCgp(text) {
+async function loadCgp(text, field) {
   showError("#pos-error", null);
+  if (field) fieldError(field, null);
   try {
     const d = await api("/api/position", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: text });
     S.grid = d.grid;
@@ -244,7 +269,7 @@ async function loadCgp(text) {
     $("#cgp").value = d.cgp;
     drawPosition(d.svg);
     showPositionInfo(d);
-  } catch (e) { showError("#pos-error", e); }
+  } catch (e) { if (field) fieldError(field, e); else showError("#pos-error", e); }
 }
 
 function setSquare(tok) {
@@ -292,6 +317,7 @@ function palette(ev) {
 // -- Game view -------------------------------------------------------------------------------
 async function loadGame() {
   showError("#game-error", null);
+  for (const id of ["#gcg-file", "#gcg-path", "#gcg-analysis"]) fieldError(id, null);
   const f = $("#gcg-file").files[0];
   const lx = $("#gcg-lexicon").selectedOptions[0];
   const body = { lang: $("#gcg-lang").value || (lx && lx.value ? lx.dataset.lang : undefined),
@@ -299,15 +325,27 @@ async function loadGame() {
                  analyze: $("#gcg-analyze").checked, engine: $("#engine").value,
                  analysis: $("#gcg-analysis").value.trim() || undefined };
   if (f) {
-    if (f.size > S.info.limits.body_bytes) { showError("#game-error", t("{file}: {size} bytes; a game record is a few KB", { file: f.name, size: f.size })); return; }
+    if (f.size > S.info.limits.body_bytes) {
+      fieldError("#gcg-file", t("{name}: {size} bytes; a game record is a few KB", { name: f.name, size: f.size }));
+      return;
+    }
     body.gcg = await f.text(); body.name = f.name;
   } else if ($("#gcg-path").value.trim()) body.path = $("#gcg-path").value.trim();
-  else { showError("#game-error", S.info.records ? t("choose a .gcg file or type its path under the records folder")
-                                                : t("choose a .gcg file")); return; }
+  else {
+    fieldError("#gcg-file", S.info.records ? t("Choose a .gcg file or type its path under the records folder.")
+                                           : t("Choose a .gcg file."));
+    return;
+  }
   $("#turn-info").textContent = body.analyze ? t("analysing the game (a few seconds)…") : t("reading…");
   try {
     S.game = await api("/api/game", body);
-  } catch (e) { showError("#game-error", e); $("#turn-info").textContent = ""; return; }
+  } catch (e) {
+    // next to the field it concerns: the analysis folder, else the record (uploaded or by path)
+    const msg = String(e.message || "");
+    if (msg.startsWith("analysis")) fieldError("#gcg-analysis", e);
+    else fieldError(body.gcg !== undefined ? "#gcg-file" : "#gcg-path", e);
+    $("#turn-info").textContent = ""; return;
+  }
   const g = S.game;
   // which word list answered, and the plays it does not hold, at the top
   const gameLang = S.info.langs.find((l) => l.code === g.lang);
@@ -373,22 +411,42 @@ function showTurn(i) {
 // -- Play view -------------------------------------------------------------------------------
 async function newGame() {
   showError("#play-error", null);
+  for (const id of ["#play-seed", "#play-name", "#play-move", "#play-ex"]) fieldError(id, null);
   const body = { lang: S.lang, lexicon: S.lexicon || undefined, engine: $("#engine").value, first: $("#play-first").value };
   if ($("#play-seed").value !== "") body.seed = parseInt($("#play-seed").value, 10);
+  if (!$("#play-seed").validity.valid || Number.isNaN(body.seed)) {
+    fieldError("#play-seed", t("A seed is a whole number from 0 (or nothing, for a random bag).")); return;
+  }
+  if ($("#play-name").value.trim()) body.name = $("#play-name").value;
   $("#play-status").textContent = t("dealing…");
-  try { drawPlay(await api("/api/play", body)); } catch (e) { showError("#play-error", e); }
+  try {
+    const d = await api("/api/play", body);
+    placeReset(); $("#play-hint-text").textContent = "";
+    drawPlay(d);
+  } catch (e) {
+    $("#play-status").textContent = "";
+    const msg = String(e.message || "");
+    if (msg.startsWith("name:")) fieldError("#play-name", e);
+    else if (msg.startsWith("seed:")) fieldError("#play-seed", e);
+    else showError("#play-error", e);
+  }
 }
 
 async function playMove(text) {
-  if (!S.play) { showError("#play-error", t("start a new game first")); return; }
+  // the field the move was typed in: its message goes next to it, its text stays when refused
+  const field = text.startsWith("-") && text !== "-" ? "#play-ex" : "#play-move";
+  if (!S.play) { fieldError(field, t("Start a new game first.")); return; }
   showError("#play-error", null);
+  fieldError("#play-move", null); fieldError("#play-ex", null);
   $("#play-status").textContent = t("heuri is thinking…");
   try {
     // the turn the move answers: a move sent twice, or from a stale tab, is refused (409)
     drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text, turn: S.play.turn }));
     $("#play-move").value = ""; $("#play-ex").value = ""; S.playCoord = null;
+    placeReset(); drawPlay(S.play);
   } catch (e) {
-    showError("#play-error", e); $("#play-status").textContent = "";
+    if (e.status === 409) showError("#play-error", e); else fieldError(field, e);
+    $("#play-status").textContent = "";
     if (e.status === 409) {  // another tab moved: show the game as it is now
       try { drawPlay(await api(`/api/play/${S.play.id}`)); } catch (e2) { showError("#play-error", e2); }
     }
@@ -402,7 +460,7 @@ function drawPlay(d) {
   $("#play-scores").innerHTML = "";
   for (const who of ["you", "heuri"]) {
     const s = el("div", { class: "score" + (d.to_move === who && !d.over ? " turn" : "") });
-    s.append(el("span", {}, who === "you" ? t("you") : who), el("b", {}, String(d.scores[who])));
+    s.append(el("span", {}, (d.names || {})[who] || (who === "you" ? t("you") : who)), el("b", {}, String(d.scores[who])));
     $("#play-scores").append(s);
   }
   $("#play-rack").innerHTML = d.rack_svg;
@@ -415,8 +473,10 @@ function drawPlay(d) {
   const tb = $("#play-history tbody");
   tb.textContent = "";
   d.history.forEach((h, i) => {
-    const tr = el("tr");
-    tr.append(el("td", {}, String(i + 1)), el("td", {}, h.nick === "you" ? t("you") : h.nick), el("td", { class: "mv" }, h.move),
+    const end = h.kind === "end_points" || h.kind === "end_penalty";  // the racks left at the end
+    const tr = el("tr", end ? { class: "endrow" } : h.review ? { title: reviewText(h.review) } : {});
+    tr.append(el("td", {}, end ? "" : String(i + 1)), el("td", {}, (d.names || {})[h.nick] || (h.nick === "you" ? t("you") : h.nick)),
+              el("td", { class: "mv" }, h.move),
               el("td", {}, String(h.score)), el("td", {}, String(h.total)));
     tb.prepend(tr);
   });
@@ -428,8 +488,8 @@ function drawPlay(d) {
   end.textContent = "";
   if (d.over) {
     end.append(el("b", {}, t("{result}: you {you}, heuri {heuri}.", { result: resultText(d.result), you: d.scores.you, heuri: d.scores.heuri }) + " "));
-    end.append(el("a", { href: `/api/play/${d.id}/gcg`, download: `heuri-${d.id}.gcg`, id: "play-download" }, t("Download the game (GCG)")));
   }
+  playExtras(d);
 }
 
 function resultText(result) {
@@ -446,6 +506,221 @@ function playSquare(r, c) {
   $("#play-move").value = `${coord} ${word}`;
   drawPlay(S.play);
   $("#play-move").focus();
+}
+
+// -- Play view: tiles placed by clicking, the hint, the review, the download ------------------
+// S.place: the rack tile picked (its index in the rack's picture) and the tiles put on the board,
+// [{r, c, tok, idx}] (tok: the move's text for the tile, "[CH]", lower case for a blank)
+S.place = { picked: null, tiles: [], across: true };
+
+function placeReset() { S.place.picked = null; S.place.tiles = []; }
+
+function playLang() { return S.info.langs.find((l) => l.code === (S.play ? S.play.lang : S.lang)) || langInfo(); }
+
+// the board of a CGP as tokens by square ("" empty): which squares hold a tile
+function cgpGrid(cgp) {
+  return cgp.split(" ")[0].split("/").map((row) => {
+    const out = [];
+    for (const m of row.matchAll(/(\d+)|(\[[^\]]+\])|(\p{L})/gu)) {
+      if (m[1]) for (let k = 0; k < parseInt(m[1], 10); k++) out.push("");
+      else out.push(m[2] || m[3]);
+    }
+    return out;
+  });
+}
+
+// the move's text of the tile drawn as `shown` in the rack ("CH" → "[CH]"); a blank asks its letter
+function rackTileToken(shown) {
+  if (shown !== "?") return shown.length > 1 ? `[${shown}]` : shown;
+  const said = window.prompt(t("Which letter does the blank stand for?")) || "";
+  const want = said.trim().replace(/^\[|\]$/g, "").toUpperCase();
+  const tile = playLang().tiles.find((x) => x.tile.toUpperCase() === want);
+  if (!tile) {
+    if (said.trim()) fieldError("#play-move", t("{letter} is not a letter of this game; the blank stays on the rack.", { letter: said.trim() }));
+    return null;
+  }
+  return tile.tile.length > 1 ? `[${tile.tile.toLowerCase()}]` : tile.tile.toLowerCase();
+}
+
+// the GCG text of the tiles placed ("8H WORD", "." for a tile already there), or an error
+function placedMove() {
+  const tiles = S.place.tiles;
+  if (!tiles.length) return { text: "" };
+  const grid = cgpGrid(S.play.cgp);
+  let across = S.place.across;
+  if (tiles.length > 1) {
+    if (tiles.every((x) => x.r === tiles[0].r)) across = true;
+    else if (tiles.every((x) => x.c === tiles[0].c)) across = false;
+    else return { error: t("The tiles placed are not on one row or one column.") };
+  }
+  const at = (k) => (across ? [tiles[0].r, k] : [k, tiles[0].c]);
+  const pos = tiles.map((x) => (across ? x.c : x.r));
+  let lo = Math.min(...pos), hi = Math.max(...pos);
+  const filled = (k) => { const [r, c] = at(k); return k >= 0 && k < grid.length && grid[r][c] !== ""; };
+  while (filled(lo - 1)) lo--;
+  while (filled(hi + 1)) hi++;
+  let word = "";
+  for (let k = lo; k <= hi; k++) {
+    const [r, c] = at(k);
+    const mine = tiles.find((x) => x.r === r && x.c === c);
+    if (mine) word += mine.tok;
+    else if (grid[r][c]) word += ".";
+    else return { error: t("The tiles placed leave a gap at {square}.", { square: sqName(r, c) }) };
+  }
+  const [r0, c0] = at(lo);
+  const coord = across ? sqName(r0, c0) : `${String.fromCharCode(65 + c0)}${r0 + 1}`;
+  return { text: `${coord} ${word}` };
+}
+
+function placedToInput() {
+  const m = placedMove();
+  fieldError("#play-move", m.error || null);
+  if (m.text !== undefined && (m.text || S.place.tiles.length === 0)) $("#play-move").value = m.text;
+}
+
+function playBoardClick(r, c) {
+  if (!S.play || S.play.over) return;
+  const mine = S.place.tiles.findIndex((x) => x.r === r && x.c === c);
+  if (S.place.picked !== null && mine < 0 && !cgpGrid(S.play.cgp)[r][c]) {
+    const shown = rackShown(S.place.picked);
+    const tok = shown === null ? null : rackTileToken(shown);
+    if (tok !== null) {
+      S.place.tiles.push({ r, c, tok, idx: S.place.picked });
+      if (S.place.tiles.length === 1) S.playCoord = [r, c, S.place.across];
+      placedToInput();
+    }
+    S.place.picked = null;
+    drawPlay(S.play);
+    return;
+  }
+  if (mine >= 0) {  // a tile placed: back to the rack
+    S.place.tiles.splice(mine, 1);
+    placedToInput(); drawPlay(S.play);
+    return;
+  }
+  if (S.place.tiles.length && S.playCoord && S.playCoord[0] === r && S.playCoord[1] === c) {
+    setPlayDir(!S.place.across);  // a second click on the first square turns the word
+    return;
+  }
+  playSquare(r, c);
+  S.place.across = S.playCoord[2];
+  $("#play-dir").textContent = S.place.across ? "→" : "↓";
+}
+
+function setPlayDir(across) {
+  S.place.across = across;
+  $("#play-dir").textContent = across ? "→" : "↓";
+  if (S.playCoord) S.playCoord[2] = across;
+  if (S.place.tiles.length) placedToInput();
+  else if (S.playCoord) {  // the coordinate typed so far, turned
+    const [r, c] = S.playCoord;
+    const coord = across ? sqName(r, c) : `${String.fromCharCode(65 + c)}${r + 1}`;
+    const word = $("#play-move").value.split(/\s+/)[1] || "";
+    $("#play-move").value = `${coord} ${word}`;
+  }
+  if (S.play) drawPlay(S.play);
+}
+
+// the letters shown on the rack's tile number idx (0-based), null when there is none
+function rackShown(idx) {
+  const g = $("#play-rack").querySelector(`g.tile[data-sq="${idx + 1}"] text`);
+  return g ? g.textContent : null;
+}
+
+function rackClick(ev) {
+  const g = ev.target.closest("g.tile[data-sq]");
+  if (!g || !S.play || S.play.over) return;
+  const idx = parseInt(g.getAttribute("data-sq"), 10) - 1;
+  const placed = S.place.tiles.findIndex((x) => x.idx === idx);
+  if (placed >= 0) { S.place.tiles.splice(placed, 1); placedToInput(); }  // back from the board
+  else S.place.picked = S.place.picked === idx ? null : idx;
+  drawPlay(S.play);
+}
+
+// what drawPlay adds: the tiles picked and placed, the download, the review of your last move
+function playExtras(d) {
+  for (const g of $("#play-rack").querySelectorAll("g.tile[data-sq]")) {
+    const idx = parseInt(g.getAttribute("data-sq"), 10) - 1;
+    g.classList.toggle("used", S.place.tiles.some((x) => x.idx === idx));
+    g.classList.toggle("picked", S.place.picked === idx);
+  }
+  const svg = $("#play-board svg");
+  for (const x of S.place.tiles) {
+    const sq = squareRect($("#play-board"), x.r, x.c);
+    if (!svg || !sq) continue;
+    const ns = "http://www.w3.org/2000/svg";
+    const g = document.createElementNS(ns, "g");
+    g.setAttribute("class", "pending");
+    g.setAttribute("data-sq", sqName(x.r, x.c));
+    const rect = document.createElementNS(ns, "rect");
+    for (const a of ["x", "y", "width", "height"]) rect.setAttribute(a, sq.getAttribute(a));
+    const txt = document.createElementNS(ns, "text");
+    const size = parseFloat(sq.getAttribute("width"));
+    txt.setAttribute("x", String(parseFloat(sq.getAttribute("x")) + size / 2));
+    txt.setAttribute("y", String(parseFloat(sq.getAttribute("y")) + size / 2));
+    txt.setAttribute("font-size", String(size * (x.tok.length > 1 ? 0.4 : 0.55)));
+    txt.textContent = x.tok.replace(/[[\]]/g, "");
+    g.append(rect, txt);
+    svg.appendChild(g);
+  }
+  const a = $("#play-download");
+  a.hidden = false;
+  a.href = `/api/play/${d.id}/gcg`;
+  a.download = `heuri-${d.over ? "game" : "so-far"}.gcg`;
+  for (const id of ["#play-hint", "#play-dir", "#play-clear"]) $(id).disabled = d.over;
+  if (S.hintTurn !== d.turn) $("#play-hint-text").textContent = "";
+  const rv = $("#play-review");
+  rv.textContent = d.review ? reviewText(d.review) : "";
+  rv.classList.toggle("lost", Boolean(d.review && d.review.equity_lost > 0));
+}
+
+// "heuri would have played ..." for a review of one of your moves (service's _review)
+function reviewText(r) {
+  if (r.equity_lost === 0) {
+    return t("heuri would have played the same: {move}, {score} points.", { move: r.best, score: r.best_score });
+  }
+  const diff = r.score - r.best_score;
+  return t("heuri would have played {move} for {score} points; yours scored {yours} ({diff} points, {lost} of equity lost).",
+           { move: r.best, score: r.best_score, yours: r.score, diff: (diff > 0 ? "+" : "") + diff,
+             lost: r.equity_lost.toFixed(1) });
+}
+
+async function playHint() {
+  if (!S.play || S.play.over) { fieldError("#play-move", t("Start a new game first.")); return; }
+  const turn = S.play.turn;
+  $("#play-hint-text").textContent = t("heuri is looking…");
+  try {
+    const d = await api("/api/best", { lang: S.play.lang, lexicon: S.play.lexicon, cgp: S.play.cgp,
+                                       engine: S.play.engine, top: 1 });
+    const m = d.rows[0];
+    S.hintTurn = turn;
+    $("#play-hint-text").textContent = t("Hint: {move}, {score} points (equity {equity}).",
+                                         { move: m.move, score: m.score, equity: m.equity.toFixed(1) });
+  } catch (e) { $("#play-hint-text").textContent = ""; showError("#play-error", e); }
+}
+
+function wirePlay() {
+  $("#play-rack").addEventListener("click", rackClick);
+  $("#play-hint").addEventListener("click", playHint);
+  $("#play-dir").addEventListener("click", () => setPlayDir(!S.place.across));
+  $("#play-clear").addEventListener("click", () => {
+    placeReset(); $("#play-move").value = ""; fieldError("#play-move", null); S.playCoord = null;
+    if (S.play) drawPlay(S.play);
+  });
+  // typing takes over from the tiles placed by clicking (the text stays as typed)
+  $("#play-move").addEventListener("input", () => {
+    fieldError("#play-move", null);
+    if (S.place.tiles.length) { placeReset(); drawPlay(S.play); }
+  });
+  for (const id of ["#rack", "#cgp", "#play-ex", "#play-name", "#play-seed", "#gcg-path", "#gcg-analysis"]) {
+    $(id).addEventListener("input", () => fieldError(id, null));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (S.view !== "play" || isTyping(e.target) || !S.play) return;
+    if (e.key === "ArrowRight") { e.preventDefault(); setPlayDir(true); }
+    else if (e.key === "ArrowDown") { e.preventDefault(); setPlayDir(false); }
+    else if (e.key === "Escape") { $("#play-clear").click(); }
+  });
 }
 
 // the header's language: in the Game view, the loaded record's (it decides there); elsewhere the board's
@@ -474,7 +749,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#palette").addEventListener("click", palette);
   $("#lanes").addEventListener("change", () => drawPosition(S.preview ? S.preview.svg : S.position.svg));
   $("#clear").addEventListener("click", () => { S.grid = S.grid.map((r) => r.map(() => "")); S.sel = null; clearMoves(); refresh(); });
-  $("#load-cgp").addEventListener("click", () => loadCgp($("#cgp").value));
+  $("#load-cgp").addEventListener("click", () => loadCgp($("#cgp").value, "#cgp"));
   $("#apply").addEventListener("click", applyPreview);
   $("#unpreview").addEventListener("click", () => { S.preview = null; $("#preview").hidden = true; drawPosition(S.position.svg); });
   for (const id of ["#score0", "#score1"]) $(id).addEventListener("change", refresh);
@@ -499,7 +774,7 @@ document.addEventListener("DOMContentLoaded", () => {
     showView("position"); loadCgp(t.cgp);
   });
   document.addEventListener("keydown", (e) => {
-    if (S.view !== "game" || e.target.tagName === "INPUT") return;
+    if (S.view !== "game" || isTyping(e.target)) return;  // a ticked box or a chosen file keeps the focus
     if (e.key === "ArrowLeft") { e.preventDefault(); showTurn(S.turn - 1); }
     if (e.key === "ArrowRight") { e.preventDefault(); showTurn(S.turn + 1); }
   });
@@ -512,7 +787,8 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!t) { showError("#play-error", window.t("type the tiles to exchange (e.g. QU?)")); return; }
     playMove("-" + t);
   });
-  onSquare($("#play-board"), playSquare);
+  onSquare($("#play-board"), playBoardClick);
+  wirePlay();
   S.view = "position";
   init().catch((e) => showError("#pos-error", e));
 });

@@ -1,0 +1,265 @@
+"""Simulation: heuri's candidates played forward against sampled racks.
+
+The static engines value a move by its score and what its leave is worth next turn. A
+simulation plays each of the engine's best candidates forward two plies, many times, against
+racks the opponent may hold, and values it by what happened:
+
+    value(c) = mean over rollouts of  s₀(c) − s₁ + v₂
+
+- ``s₀``: the candidate's score; then we draw from a random bag order;
+- ``s₁``: the opponent's reply on a rack drawn from the tiles we cannot see, chosen by the
+  fast reply policy (``greedy``: the top score; valuing every leave's bingo chance costs
+  most of a heuri policy's time, and the reply's leave is not valued here anyway);
+- ``v₂``: our reply's value by the same policy: its score plus the bingo expectation of the
+  leave it keeps (heuri's own evaluation of the position two plies on).
+
+Every candidate of a rollout round sees the same opponent rack and the same bag order
+(common random numbers), so the differences between candidates are measured with much less
+noise than their values. Candidates are allocated by successive halving (Karnin, Koren and
+Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the time is cut into
+``ceil(log2 n)`` rounds; each round rolls out every candidate still in the race equally
+often, then keeps the better half by mean value. A ``stop`` or the clock ends the race; the
+answer is the best mean among the candidates still in it.
+
+Not yet here: racks drawn from the inference posterior (:mod:`heuri.search.inference`), a
+win-probability table (the value is in points, not in chances to win), and rollouts on
+both cores.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.errors import HeuriError
+from ..core.movegen import PLACEMENT
+
+
+class SimulationError(HeuriError):
+    """A simulation that cannot run: no candidate, a bad budget."""
+
+
+@dataclass
+class Candidate:
+    """One candidate of the race: ``record`` (MOVE_DTYPE), ``static`` (the engine's value,
+    points), ``values`` (one per rollout, points), ``alive`` (still in the race)."""
+
+    record: np.void
+    static: float
+    leave: np.ndarray
+    values: list = field(default_factory=list)
+    alive: bool = True
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.values)) if self.values else float("-inf")
+
+    @property
+    def stderr(self) -> float:
+        n = len(self.values)
+        return float(np.std(self.values, ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
+
+
+@dataclass
+class SimResult:
+    """``candidates`` (best first: alive by mean, then the eliminated by mean), ``best``
+    (MOVE_DTYPE record), ``rollouts`` (rollouts played in all), ``seconds``, ``rounds``
+    completed, ``stopped_by`` (``"time"``, ``"stop"``, ``"iterations"`` or ``"done"``)."""
+
+    candidates: list
+    best: np.void
+    rollouts: int
+    seconds: float
+    rounds: int
+    stopped_by: str
+
+
+def _place(letters: np.ndarray, blanks: np.ndarray, rec) -> tuple[np.ndarray, np.ndarray]:
+    """The board after a MOVE_DTYPE placement (copies; exchanges and passes change nothing)."""
+    if int(rec["kind"]) != PLACEMENT:
+        return letters, blanks
+    letters = letters.copy()
+    blanks = blanks.copy()
+    r, c, across = int(rec["row"]), int(rec["col"]), bool(rec["across"])
+    for i in range(int(rec["length"])):
+        if rec["new"][i]:
+            rr, cc = (r, c + i) if across else (r + i, c)
+            letters[rr, cc] = rec["tiles"][i]
+            blanks[rr, cc] = rec["blank"][i]
+    return letters, blanks
+
+
+def _used(rec, n_kinds: int, blank: int) -> np.ndarray:
+    """Tiles a move takes from the rack (exchange: the tiles returned), (L+1,) int64."""
+    out = np.zeros(n_kinds, np.int64)
+    kind = int(rec["kind"])
+    n = int(rec["length"])
+    if kind == PLACEMENT:
+        for i in range(n):
+            if rec["new"][i]:
+                out[blank if rec["blank"][i] else int(rec["tiles"][i])] += 1
+    elif kind == 1:
+        for i in range(n):
+            out[int(rec["tiles"][i])] += 1
+    return out
+
+
+class Simulator:
+    """Successive-halving simulation over a static engine's best candidates.
+
+    - ``pack``: the language pack; ``engine``: the evaluator that picks and pre-values the
+      candidates (default ``heuri5``); ``reply``: the evaluator that plays the opponent's
+      replies (default ``greedy``); ``policy``: the one that plays and values our reply two
+      plies on (default ``heuri2``); ``candidates``: how many of the engine's best moves
+      race (default 8); ``seed``: the rollouts' draws.
+    """
+
+    def __init__(self, pack, engine: str = "heuri5", policy: str = "heuri2", candidates: int = 8, seed: int = 0,
+                 reply: str = "greedy"):
+        from ..eval.evaluate import make_evaluator
+
+        if candidates < 1:
+            raise SimulationError(f"candidates {candidates}: give at least 1")
+        self.pack = pack
+        self.spec = pack.spec
+        self.engine = make_evaluator(pack, engine)
+        self.policy = make_evaluator(pack, policy)
+        self.reply = make_evaluator(pack, reply)
+        self.n_candidates = int(candidates)
+        self.rng = np.random.default_rng(seed)
+
+    # -- one rollout ---------------------------------------------------------------------
+    def _rollout(self, letters, blanks, rack, unseen, bag_size, cand: Candidate, opp_rack, order, rules) -> float:
+        """``s₀ − s₁ + v₂`` for one candidate, the opponent's rack and the bag's order given."""
+        spec = self.spec
+        nk, blank = spec.n_kinds, spec.n_letters
+        rec = cand.record
+        s0 = float(rec["score"])
+        L1, B1 = _place(letters, blanks, rec)
+        ours = rack - _used(rec, nk, blank)
+        bag = list(order)
+        if int(rec["kind"]) == 1:  # an exchange: the tiles go back, at the bottom of our draw order
+            bag = bag + list(np.repeat(np.arange(nk), _used(rec, nk, blank)))
+        k = min(spec.rack_size - int(ours.sum()), len(bag))
+        for t in bag[:k]:
+            ours[t] += 1
+        bag = bag[k:]
+        if int(ours.sum()) == 0 and not bag:  # we went out: the game ends, their rack counts double
+            from ..core.game import rack_value
+
+            return s0 + 2.0 * rack_value(spec, opp_rack)
+        # the opponent's reply, valued from their side (they cannot see our rack)
+        opp_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + ours
+        r1 = self.reply.rank_arrays(L1, B1, opp_rack, opp_unseen, len(bag), rules=rules)
+        if len(r1) == 0:
+            return s0
+        m1 = r1.moves[0]
+        s1 = float(r1.j[0])
+        L2, B2 = _place(L1, B1, m1)
+        theirs = opp_rack - _used(m1, nk, blank)
+        k = min(spec.rack_size - int(theirs.sum()), len(bag))
+        for t in bag[:k]:
+            theirs[t] += 1
+        bag = bag[k:]
+        # our reply two plies on: its score and the bingo expectation of what it keeps
+        our_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + theirs
+        r2 = self.policy.rank_arrays(L2, B2, ours, our_unseen, len(bag), rules=rules)
+        v2 = float(r2.v[0]) if len(r2) else 0.0
+        return s0 - s1 + v2
+
+    # -- the race --------------------------------------------------------------------------
+    def simulate(self, position, seconds: float | None = 1.0, iterations: int | None = None,
+                 should_stop=None, on_round=None) -> SimResult:
+        """Race the engine's best candidates in ``position`` (a :class:`heuri.core.game.Position`,
+        the player to move's rack known) for ``seconds`` (None: no clock) or until every
+        candidate has ``iterations`` rollouts (None: no limit; one of the two is needed).
+        ``should_stop``: polled between rollouts (SIU ``stop``); ``on_round(result)``: called
+        after each round (``info`` lines). Raises SimulationError."""
+        if seconds is None and iterations is None and should_stop is None:
+            raise SimulationError("a simulation needs a time (seconds) or an iteration count")
+        if seconds is not None and not seconds > 0:
+            raise SimulationError(f"time {seconds!r}: give a positive number of seconds")
+        if iterations is not None and iterations < 1:
+            raise SimulationError(f"iterations {iterations}: give at least 1")
+        start = time.perf_counter()
+        spec = self.spec
+        b = position.board
+        letters, blanks = b.letters, b.blanks
+        rack = np.asarray(position.rack, np.int64)
+        unseen = np.asarray(position.unseen(), np.int64)
+        bag_size = position.bag_size
+        ranking = self.engine.rank(position)
+        if len(ranking) == 0:
+            raise SimulationError("no legal move to simulate")
+        n = min(self.n_candidates, len(ranking))
+        cands = [Candidate(ranking.moves[i], float(ranking.v[i]), ranking.leaves[i]) for i in range(n)]
+        rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
+        rollouts, done_rounds, stopped_by = 0, 0, "done"
+        rack_size = min(spec.rack_size, int(unseen.sum()))
+        tiles = np.repeat(np.arange(spec.n_kinds), unseen)
+
+        def out_of_time() -> str | None:
+            if should_stop is not None and should_stop():
+                return "stop"
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                return "time"
+            return None
+
+        if n == 1 or bag_size == 0:
+            # one candidate, or an empty bag (the endgame search's business): nothing to race
+            return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "done")
+        for rnd in range(rounds):
+            alive = [c for c in cands if c.alive]
+            # the time left, shared equally by the rounds left (a round that ran over
+            # shortens the next ones)
+            now = time.perf_counter()
+            round_end = None if seconds is None else now + (start + seconds - now) / (rounds - rnd)
+            while True:
+                why = out_of_time()
+                if why:
+                    stopped_by = why
+                    break
+                # an iteration budget is spread over the rounds: the survivors of the last
+                # round reach ``iterations`` rollouts
+                if iterations is not None and min(c.n for c in alive) >= math.ceil(iterations * (rnd + 1) / rounds):
+                    break
+                if round_end is not None and time.perf_counter() >= round_end and min(c.n for c in alive) >= 2:
+                    break
+                perm = self.rng.permutation(tiles)
+                opp = np.bincount(perm[:rack_size], minlength=spec.n_kinds).astype(np.int64)
+                order = perm[rack_size:]
+                for c in alive:
+                    c.values.append(self._rollout(letters, blanks, rack, unseen, bag_size, c, opp, order,
+                                                  position.spec))
+                    rollouts += 1
+                    if should_stop is not None and should_stop():
+                        break
+                if should_stop is not None and should_stop():
+                    stopped_by = "stop"
+                    break
+            done_rounds = rnd + 1
+            if stopped_by in ("stop", "time") and rnd < rounds - 1:
+                break
+            if len(alive) > 1 and rnd < rounds - 1:
+                # keep the better half by mean (ties: the engine's order)
+                ranked = sorted(alive, key=lambda c: -c.mean)
+                for c in ranked[max(1, math.ceil(len(ranked) / 2)):]:
+                    c.alive = False
+            if on_round is not None:
+                on_round(self._result(cands, rollouts, start, done_rounds, stopped_by))
+            if stopped_by in ("stop", "time"):
+                break
+        return self._result(cands, rollouts, start, done_rounds, stopped_by)
+
+    @staticmethod
+    def _result(cands, rollouts, start, rounds, stopped_by) -> SimResult:
+        order = sorted(cands, key=lambda c: (not c.alive, -(c.mean if c.values else c.static - 1e9)))
+        measured = [c for c in order if c.alive and c.values]
+        best = (measured[0] if measured else cands[0]).record
+        return SimResult(order, best, rollouts, time.perf_counter() - start, rounds, stopped_by)

@@ -1,0 +1,107 @@
+"""Simulation (heuri.search.simulation): one rollout against the game's own rules, the race's
+budget, reproducibility, the heuri-sim player and SIU ``go sim``."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from heuri import load_pack
+from heuri.core.game import Game
+from heuri.core.move import Move
+from heuri.eval.evaluate import make_evaluator
+from heuri.play.players import EngineError, GreedyPlayer, check_engine, make_player
+from heuri.search.simulation import Candidate, SimulationError, Simulator
+
+
+@pytest.fixture(scope="module")
+def en():
+    return load_pack("en")
+
+
+@pytest.fixture(scope="module")
+def midgame(en):
+    """A position after six heuri2 moves of seeded game 5 (English)."""
+    g = Game(en.spec, seed=5, words=en.words)
+    ev = make_evaluator(en, "heuri2")
+    for _ in range(6):
+        g.play(ev.choose(g.position))
+    return g.position
+
+
+def test_one_rollout_is_the_score_minus_the_reply_plus_our_next_value(en, midgame):
+    """s0 − s1 + v2, rebuilt with Position.after, the greedy player and heuri2's ranking."""
+    pos, spec = midgame, en.spec
+    sim = Simulator(en, candidates=3, seed=0)
+    r = sim.engine.rank(pos)
+    cand = Candidate(r.moves[0], float(r.v[0]), r.leaves[0])
+    rng = np.random.default_rng(11)
+    unseen = pos.unseen()
+    perm = rng.permutation(np.repeat(np.arange(spec.n_kinds), unseen))
+    opp = np.bincount(perm[:7], minlength=spec.n_kinds).astype(np.int64)
+    order = perm[7:]
+    got = sim._rollout(pos.board.letters, pos.board.blanks, pos.rack, unseen, pos.bag_size, cand, opp, order, spec)
+
+    # the same rollout through the game's own rules
+    move = Move.from_record(cand.record, spec)
+    keep = pos.rack - move.rack_counts(spec)
+    k0 = 7 - int(keep.sum())
+    racks = list(pos.racks)
+    other = 1 - pos.to_move
+    racks[other] = opp
+    bag = np.bincount(order, minlength=spec.n_kinds).astype(np.int64)
+    p0 = pos.__class__(spec, pos.board, tuple(racks), pos.scores, bag, pos.to_move)
+    p1 = p0.after(move, [int(t) for t in order[:k0]], words=en.words)
+    reply = GreedyPlayer(en).choose(p1)
+    s1 = p1.check(reply, en.words)
+    k1 = int(reply.rack_counts(spec).sum())
+    p2 = p1.after(reply, [int(t) for t in order[k0:k0 + k1]], words=en.words)
+    v2 = float(make_evaluator(en, "heuri2").rank(p2).v[0])
+    assert got == pytest.approx(float(cand.record["score"]) - s1 + v2, abs=1e-9)
+
+
+def test_race_budget_and_reproducibility(en, midgame):
+    a = Simulator(en, candidates=4, seed=3).simulate(midgame, seconds=None, iterations=4)
+    b = Simulator(en, candidates=4, seed=3).simulate(midgame, seconds=None, iterations=4)
+    assert a.stopped_by == "done" and a.rounds == 2
+    # 4 candidates x 2 rollouts, then the better 2 reach 4 rollouts
+    assert sorted(c.n for c in a.candidates) == [2, 2, 4, 4] and a.rollouts == 12
+    assert [c.values for c in a.candidates] == [c.values for c in b.candidates]
+    survivors = [c for c in a.candidates if c.alive]
+    assert len(survivors) == 2 and a.best is survivors[0].record
+    assert survivors[0].mean >= survivors[1].mean
+    with pytest.raises(SimulationError, match="positive number of seconds"):
+        Simulator(en, candidates=2).simulate(midgame, seconds=0)
+    with pytest.raises(SimulationError, match="iterations 0"):
+        Simulator(en, candidates=2).simulate(midgame, seconds=None, iterations=0)
+
+
+def test_heuri_sim_player_names(en, midgame):
+    assert check_engine("heuri-sim@seconds=0.2,candidates=3") == "heuri-sim@seconds=0.2,candidates=3"
+    with pytest.raises(EngineError, match="heuri-sim takes seconds"):
+        check_engine("heuri-sim@depth=2")
+    with pytest.raises(EngineError, match="seconds"):
+        check_engine("heuri-sim@seconds=0")
+    p = make_player("heuri-sim@seconds=0.3,candidates=3", en)
+    move = p.choose(midgame)
+    assert p.info["sim"] and p.info["rollouts"] >= 3
+    midgame.check(move, en.words)  # legal
+
+
+def test_siu_go_sim():
+    empty = "/".join(["15"] * 15)
+    script = "\n".join(["siu", "isready", f"position cgp {empty} AEINRST/ 0/0 0", "go sim iterations 2",
+                        "go sim infinite", "stop", "quit"]) + "\n"
+    r = subprocess.run([sys.executable, "-m", "heuri", "siu", "--lang", "en"], input=script, capture_output=True,
+                       text=True, timeout=300)
+    lines = r.stdout.splitlines()
+    assert any(s.startswith("capability ") and " sim " in s for s in lines)
+    best = [s for s in lines if s.startswith("bestmove ")]
+    assert len(best) == 2
+    sims = [s.split() for s in lines if s.startswith("info sim move ")]
+    assert sims and all(s[4] == "eq" and s[6] == "se" and s[8] == "iterations" for s in sims)
+    assert "info string sim" in r.stdout and "stopped by done" in r.stdout
+    first = best[0].split()[1]
+    assert any(s[3] == first for s in sims)
