@@ -224,7 +224,7 @@ def test_moves_outside_the_lexicon_are_flagged_never_scored(real, pack_fr):
     assert sum(p["off_list"] for p in per.values()) == len(off)
     assert sum(p["analysed"] for p in per.values()) == sum(
         r["analysed"] and r["rack_known"] and not r["off_list"] for r in g.rows)
-    html = game_html(g)
+    html = game_html(g, ui_lang="en")
     banner = re.search(r'<p class="banner" id="off-list-banner">(.*?)</p>', html, re.S).group(1)
     assert f"{len(off)} moves not in {lex}" in banner
     assert html.index('id="off-list-banner"') < html.index('id="summary"')  # at the top
@@ -237,6 +237,12 @@ def test_moves_outside_the_lexicon_are_flagged_never_scored(real, pack_fr):
             assert cells[5] == "" and cells[9] == f'<span class="badge offlist">not in {lex}</span>', turn
         else:
             assert "offlist" not in row
+    # the page of a French game speaks French unless told otherwise: the same marks, in words
+    fr = game_html(g)
+    banner = re.search(r'<p class="banner" id="off-list-banner">(.*?)</p>', fr, re.S).group(1)
+    assert f"{len(off)} coups absents de {lex}" in banner and '<html lang="fr">' in fr
+    table = fr[fr.index('<table id="turns">'):]
+    assert table.count(f'<span class="badge offlist">absent de {lex}</span>') == len(off)
 
 
 def test_the_records_lexicon_answers_when_built(fra24_build, monkeypatch, tmp_path, capsys):
@@ -257,7 +263,7 @@ def test_the_records_lexicon_answers_when_built(fra24_build, monkeypatch, tmp_pa
     s = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert s["lexicons"] == ["FRA24"] and s["off_list"] == 0 and s["games"][0]["lexicon"] == "FRA24"
     assert set(pl.read_parquet(out / "turns.parquet")["lexicon"]) == {"FRA24"}
-    assert 'lexicon <span id="lexicon">FRA24</span>' in (out / "games" / "001.html").read_text(encoding="utf-8")
+    assert 'lexique <span id="lexicon">FRA24</span>' in (out / "games" / "001.html").read_text(encoding="utf-8")
 
 
 def test_unknown_racks_are_marked_never_guessed(analyzer, pack_es, tmp_path):
@@ -341,7 +347,7 @@ def test_cli_batch_outputs_and_bad_records(tmp_path, capsys, selfplay):
     assert players["greedy"]["games"] == 1 and len(players["greedy"]["worst"]) == 5
     assert players["heuri3"]["equity_lost_per_turn"] == 0
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert "Equity v = j + e, with j the score" in index  # heuri3's v
+    assert "Valoración v = j + e, con j los puntos" in index  # heuri3's v; Spanish games, a Spanish page
     w = players["greedy"]["worst"][0]
     assert f'href="games/{w["game"]}.html#turn-{w["turn"]}"' in index
     page = (out / "games" / "001.html").read_text(encoding="utf-8")

@@ -239,11 +239,19 @@ def test_hand_made_sheet_ranking(fr_game, pack_fr):
     assert res[1].percent == pytest.approx(100 * 114 / 783)
     frame = ranking_frame(fr_game, res)
     assert frame["rank"].to_list() == [1, 2, 3, 4] and frame["t1"].to_list() == [42, 42, 24, 0]
-    html = ranking_html(fr_game, res)
+    html = ranking_html(fr_game, res, ui_lang="en")
     assert "<td class=\"l\">dave</td>" in html and "fr-579e9c737a76" in html
     assert f"Lexicon: {fr_game.lexicon}." in html and fr_game.lexicon
     assert "illegal: move &#39;8D JUGEX&#39; forms JUGEX, not in the word list" in html
-    assert "wrong-score: announced 30, the move scores 34" in html
+    assert "wrong score: announced 30, the move scores 34" in html
+    # a French game's page speaks French by default (FISF words), the same figures
+    fr = ranking_html(fr_game, res)
+    assert '<html lang="fr">' in fr and "<td class=\"l\">dave</td>" in fr
+    assert f"Lexique : {fr_game.lexicon}." in fr and "Classement du duplicate (français)" in fr
+    assert "score erroné : annoncé 30, le coup vaut 34" in fr and "absent : aucun bulletin rendu" in fr
+    assert "Lexicon:" not in fr and "wrong score" not in fr
+    es = ranking_html(fr_game, res, ui_lang="es")
+    assert "puntuación errónea: anunciado 30, la jugada vale 34" in es and "Clasificación de duplicada" in es
 
 
 def test_sheet_errors_name_file_line_field(fr_game, tmp_path):

@@ -231,7 +231,9 @@ def test_game_view_marks_moves_outside_the_lexicon(fr_page, pack_fr, shots):  # 
     page.select_option("#gcg-lexicon", label="FRA24 (fr)")
     page.set_input_files("#gcg-file", str(CASES / "fr" / "001.gcg"))
     page.wait_for_selector("#turns tbody tr")
-    assert page.inner_text("#game-head").startswith("lexicon FRA24")
+    # the record's language heads the view, and the header's language select shows it too
+    assert page.inner_text("#game-head").startswith("French (fr) · lexicon FRA24")
+    assert page.input_value("#lang") == "fr" and page.locator("#lang").is_disabled()
     assert page.locator("#game-banner").is_hidden() and page.locator("#turns .badge.offlist").count() == 0
     # the same record answered with the default French list, chosen in the page
     page.select_option("#gcg-lexicon", label=f"{lex} (fr, default)")
@@ -240,7 +242,7 @@ def test_game_view_marks_moves_outside_the_lexicon(fr_page, pack_fr, shots):  # 
     page.click("#gcg-load")
     page.wait_for_function("() => document.querySelector('#game-head').textContent.includes('engine')")
     head = page.inner_text("#game-head")
-    assert head.startswith(f"lexicon {lex} (the record's: FRA24)")
+    assert head.startswith(f"French (fr) · lexicon {lex} (the record's: FRA24)")
     banner = page.inner_text("#game-banner")
     n = page.locator("#turns .badge.offlist").count()
     assert n >= 1 and banner.startswith(f"{n} move{'' if n == 1 else 's'} not in {lex}")

@@ -120,17 +120,17 @@ def _init(engine: str, pool: bool = False) -> None:
     _WORKER["analyzer"] = Analyzer(engine)
 
 
-def _one(path: str, gid: str, lang, player, coords: str = "standard"):
+def _one(path: str, gid: str, lang, player, coords: str = "standard", ui_lang=None):
     """Analyse one record: ``(summary, rows, page)``, or ``(None, message, None)`` when it
-    cannot be read or replayed; the page writes moves in ``coords``. Writes nothing (the
-    parent process writes every file)."""
+    cannot be read or replayed; the page writes moves in ``coords``, in ``ui_lang``
+    (default: the game's language). Writes nothing (the parent process writes every file)."""
     from .report import game_html
 
     try:
         g = _WORKER["analyzer"].analyze(path, lang=lang, player=player, game_id=gid)
     except HeuriError as e:
         return None, str(e), None
-    return g.summary(), g.rows, game_html(g, index_href="../index.html", coords=coords)
+    return g.summary(), g.rows, game_html(g, index_href="../index.html", coords=coords, ui_lang=ui_lang)
 
 
 def _finished(folder, gid: str):
@@ -147,11 +147,14 @@ def _finished(folder, gid: str):
 
 
 def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, player: str | None = None,
-              jobs: int = 1, force: bool = False, progress: bool = True, coords: str = "standard") -> BatchResult:
+              jobs: int = 1, force: bool = False, progress: bool = True, coords: str = "standard",
+              ui_lang: str | None = None) -> BatchResult:
     """Analyse every record of ``inputs`` (see :func:`find_records`) with ``engine`` and
     write the outputs under ``out`` (module docstring). ``jobs``: worker processes;
     ``progress``: a tqdm bar on stderr; ``coords``: how the pages write moves
-    (:data:`heuri.move.COORDS`; the table keeps standard coordinates).
+    (:data:`heuri.move.COORDS`; the table keeps standard coordinates); ``ui_lang``: the
+    pages' language (en, es, fr; default: each game's language, the index's the games'
+    when they share one).
 
     The folder is a :class:`heuri.outdir.OutputFolder`: the same command again (same
     records, engine, ``lang`` and ``player``) resumes, keeping the games already analysed;
@@ -178,6 +181,8 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
               "records": [[str(p.resolve()), gid] for p, gid in zip(paths, ids)]}
     if coords != "standard":  # pages in another notation: another analysis folder's content
         params["coords"] = coords
+    if ui_lang:  # pages in another language are another analysis's (absent: as before)
+        params["ui_lang"] = ui_lang
     made = not os.path.lexists(out)  # a folder this run makes goes again when nothing came of it
     try:
         folder = OutputFolder.open(out, COMMAND, force=force, params=params, adopt=_adopt, what="the analysis")
@@ -225,7 +230,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     if todo:
                         _init(engine)
                     for i in todo:
-                        save(i, _one(str(paths[i]), ids[i], lang, player, coords))
+                        save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang))
                 else:
                     import multiprocessing as mp
                     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -235,7 +240,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
                                              initargs=(engine, True))
                     try:
-                        futs = {ex.submit(_one, str(paths[i]), ids[i], lang, player, coords): i for i in todo}
+                        futs = {ex.submit(_one, str(paths[i]), ids[i], lang, player, coords, ui_lang): i for i in todo}
                         for f in as_completed(futs):
                             save(futs[f], f.result())
                     except BaseException:
@@ -249,7 +254,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                         folder.discard(remove_root=made)  # nothing finished: leave no half folder
                     raise
                 interrupted = e
-            _write_outputs(folder, engine, paths, results, res, interrupted is not None, coords)
+            _write_outputs(folder, engine, paths, results, res, interrupted is not None, coords, ui_lang)
             if interrupted is None and not res.summaries:
                 # every record failed: an analysis of nothing is not kept (the retry starts afresh)
                 folder.discard(remove_root=made)
@@ -271,9 +276,9 @@ def lexicons_of(summaries: list[dict]) -> list[str]:
 
 
 def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interrupted: bool,
-                   coords: str = "standard") -> None:
+                   coords: str = "standard", ui_lang: str | None = None) -> None:
     """The table, the summary and the index of the records done (``results``); the index
-    writes moves in ``coords``."""
+    writes moves in ``coords``, in ``ui_lang``."""
     from .analyze import rows_frame
     from .report import batch_tables, index_html
 
@@ -295,4 +300,4 @@ def _write_outputs(folder, engine: str, paths, results, res: BatchResult, interr
     if interrupted:
         summary.update(interrupted=True, pending=pending)
     folder.write("summary.json", json.dumps(summary, indent=1, ensure_ascii=False) + "\n")
-    folder.write("index.html", index_html(res.summaries, res.rows, res.failed, engine, coords))
+    folder.write("index.html", index_html(res.summaries, res.rows, res.failed, engine, coords, ui_lang=ui_lang))

@@ -155,60 +155,49 @@ def ranking_frame(game: MasterGame, results: list[PlayerResult]):
     return pl.DataFrame(rows)
 
 
-_HTML = """<!DOCTYPE html>
-<html lang="{{ lang }}"><head><meta charset="utf-8">
-<title>{{ title }}</title>
-<style>
- body { font-family: sans-serif; margin: 1.5em; }
- table { border-collapse: collapse; margin-bottom: 1.5em; }
- th, td { border: 1px solid #888; padding: 2px 6px; text-align: right; }
- td.l, th.l { text-align: left; }
- tr.top td { font-weight: bold; }
- td.top { background: #dfd; } td.zero { background: #fdd; } td.warn { background: #ffd; }
- @media print { body { margin: 0; font-size: 10pt; } h2 { page-break-before: always; } }
-</style></head><body>
-<h1>{{ title }}</h1>
-<p>Master game {{ gid }}: {{ turns|length }} turns, top total {{ total }} points, {{ bingos }} bingos.
- Lexicon: {{ lexicon }}. Rules: {{ source }}.</p>
-<table>
-<tr><th>#</th><th class="l">player</th><th>total</th><th>% of top</th><th>tops</th><th>warnings</th>
-<th>penalty</th>{% for t in turns %}<th>{{ t.number }}</th>{% endfor %}</tr>
-{% for r in ranking %}<tr><td>{{ r.rank }}</td><td class="l">{{ r.player }}</td><td>{{ r.total }}</td>
-<td>{{ "%.2f"|format(r.percent) }}</td><td>{{ r.tops }}</td><td>{{ r.warnings }}</td><td>{{ r.penalty }}</td>
-{% for v in r.verdicts %}<td class="{{ v.css }}" title="{{ v.title }}">{{ v.points }}</td>{% endfor %}</tr>
-{% endfor %}</table>
-<h2>The master game</h2>
-<table>
-<tr><th>turn</th><th class="l">draw</th><th class="l">top</th><th>score</th><th>total</th><th>tops</th></tr>
-{% for t in turns %}<tr><td>{{ t.number }}</td><td class="l">{{ t.draw }}</td><td class="l">{{ t.top }}</td>
-<td>{{ t.score }}</td><td>{{ t.cumulative }}</td><td>{{ t.n_tops }}</td></tr>
-{% endfor %}</table>
-<h2>Players' moves</h2>
-{% for r in ranking %}<h3>{{ r.rank }}. {{ r.player }}: {{ r.total }} points</h3>
-<table>
-<tr><th>turn</th><th class="l">move</th><th>announced</th><th>scores</th><th>points</th><th>top</th>
-<th class="l">decision</th></tr>
-{% for v in r.verdicts %}<tr><td>{{ v.turn }}</td><td class="l">{{ v.move or "-" }}</td><td>{{ v.announced }}</td>
-<td>{{ v.real }}</td><td class="{{ v.css }}">{{ v.points }}</td><td>{{ v.top }}</td><td class="l">{{ v.decision }}</td></tr>
-{% endfor %}</table>
-{% endfor %}
-<p>Green: a top; yellow: a warning (score missing or wrong; the move keeps its real score); red: 0 (invalid or missing move).
-Written by heuri duplicate score.</p>
-</body></html>
-"""
+def verdict_words(v, ui_lang: str | None = None) -> str:
+    """The arbitrator's decision on verdict ``v`` in words, in ``ui_lang`` (en, es, fr):
+    its kind (top, valid, wrong score, illegal, missing), then why. An illegal move's
+    reason from the rules checker is kept as it is (English).
+
+    >>> from heuri.apps.duplicate import Verdict
+    >>> verdict_words(Verdict(3, "", "missing", 0, None, None, 40, "no move handed in"), "fr")
+    'absent : aucun bulletin rendu'
+    >>> verdict_words(Verdict(2, "8D JUGE", "wrong-score", 34, 34, 30, 42, "x"), "es")
+    'puntuación errónea: anunciado 30, la jugada vale 34'
+    """
+    from .i18n import translator
+
+    _ = translator(ui_lang)
+    kinds = {"top": _("top"), "valid": _("valid"), "wrong-score": _("wrong score"), "illegal": _("illegal"),
+             "missing": _("missing")}
+    kind = kinds.get(v.kind, v.kind)
+    if v.kind == "missing":
+        why = _("no move handed in")
+    elif v.kind == "wrong-score":
+        why = (_("no score announced") if v.announced is None else
+               _("announced {announced}, the move scores {real}").format(announced=v.announced, real=v.real))
+    elif v.reason == "two moves handed in for one turn":
+        why = _("two moves handed in for one turn")
+    else:
+        why = v.reason
+    return _("{kind}: {why}").format(kind=kind, why=why) if why else kind
 
 
-def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | None = None) -> str:
+def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | None = None,
+                 ui_lang: str | None = None) -> str:
     """A printable HTML page: the ranking (total, % of the top, tops, warnings, penalty and
     each turn's points, coloured: top, warning, zero), the master game's turns, and each
     player's moves with the arbitrator's decision (announced score, real score, points,
-    why a move scored 0)."""
-    from jinja2 import Environment
-
+    why a move scored 0). ``ui_lang``: the page's language (en, es, fr; default: the
+    game's language, English for any other)."""
     from .duplicate import rules_of
+    from .i18n import translator
+    from .report import template_env
 
     spec = game.spec
-    env = Environment(autoescape=True)
+    ui_lang = ui_lang or spec.code
+    _ = translator(ui_lang)
     frame = ranking_frame(game, results)
     ranking = []
     for row, r in zip(frame.iter_rows(named=True), results):
@@ -217,7 +206,7 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
             css = ("warn" if v.kind == "wrong-score" else
                    "top" if v.real is not None and v.real == v.top and v.points == v.top else
                    "zero" if v.points == 0 else "")
-            decision = v.kind + (f": {v.reason}" if v.reason else "")
+            decision = verdict_words(v, ui_lang)
             vs.append({"points": v.points, "css": css, "turn": v.turn, "move": v.move,
                        "announced": "" if v.announced is None else v.announced,
                        "real": "" if v.real is None else v.real, "top": v.top, "decision": decision,
@@ -225,7 +214,9 @@ def ranking_html(game: MasterGame, results: list[PlayerResult], title: str | Non
         ranking.append({**row, "verdicts": vs})
     turns = [{"number": t.number, "draw": t.draw.text(spec), "top": t.top_word(spec), "score": t.score,
               "cumulative": t.cumulative, "n_tops": len(t.tops)} for t in game.turns]
-    return env.from_string(_HTML).render(
-        lang=spec.code, title=title or f"Duplicate ranking ({spec.name})", gid=game.game_id, turns=turns,
+    names = {"es": _("Spanish"), "en": _("English"), "fr": _("French")}
+    default_title = _("Duplicate ranking ({language})").format(language=names.get(spec.code, spec.name))
+    return template_env(ui_lang).get_template("ranking.html").render(
+        title=title or default_title, gid=game.game_id, turns=turns,
         total=game.total, bingos=game.bingos, source=rules_of(spec).source, ranking=ranking,
         lexicon=game.lexicon or spec.lexicon)

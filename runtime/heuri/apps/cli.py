@@ -20,6 +20,7 @@ from rich.markup import escape
 
 from ..core.bounds import float_arg, int_arg
 from ..core.errors import HeuriError, KindedError
+from .i18n import INTERFACE_LANGUAGES
 
 #: the ranges of the numeric options (checked by argparse, see heuri.bounds): wide enough
 #: for any real use, narrow enough that no value can ask for a silly amount of work or memory
@@ -914,7 +915,8 @@ def cmd_analyze(args) -> int:
 
         load_pack_or_hint(args.lang)
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
-                    jobs=args.jobs, force=args.force, progress=not args.quiet, coords=args.coords)
+                    jobs=args.jobs, force=args.force, progress=not args.quiet, coords=args.coords,
+                    ui_lang=args.ui_lang)
     con = Console() if sys.stdout.isatty() else Console(width=120)
     from .analyze_batch import lexicons_of
     from .report import batch_tables
@@ -1080,7 +1082,7 @@ def cmd_duplicate_score(args) -> int:
     frame = ranking_frame(game, results)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     frame.write_csv(csv_path)
-    html_path.write_text(ranking_html(game, results), encoding="utf-8")
+    html_path.write_text(ranking_html(game, results, ui_lang=args.ui_lang), encoding="utf-8")
     t = Table(title=f"{game.game_id}: top total {game.total} over {len(game.turns)} turns")
     for col in ("#", "player", "total", "% of top", "tops", "warnings", "penalty", "illegal", "missing"):
         t.add_column(col, justify="left" if col == "player" else "right")
@@ -1134,6 +1136,8 @@ def add_duplicate_parser(sub) -> None:
                         "fisf (H4 MOT across on row H, 4H MOT down); either may write the tiles already on the "
                         "board in parentheses (8D JUG(E)E)")
     q.add_argument("--force", action="store_true", help="overwrite existing ranking files")
+    q.add_argument("--ui-lang", choices=INTERFACE_LANGUAGES, help="the ranking page's language (en, es, fr); default: "
+                   "the game's language (English for others)")
     q.set_defaults(func=cmd_duplicate_score, seed=None)
 
 
@@ -1346,6 +1350,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "it wrote; the same command without --force resumes it)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _coords_option(p)
+    p.add_argument("--ui-lang", choices=INTERFACE_LANGUAGES, help="the pages' language (en, es, fr); default: each "
+                   "game's language (English for others)")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
     add_serve_parser(sub)

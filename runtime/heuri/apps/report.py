@@ -15,6 +15,9 @@ the turns. Nothing is fetched when the page is viewed, so it opens from a file.
 
 Every page says which lexicon answered, and counts in a banner at the top the moves whose
 words that lexicon does not hold ("not in <lexicon>": not ranked, no equity lost).
+
+The pages speak English, Spanish or French (``ui_lang``; a game's page defaults to the
+game's language): their text is marked for :mod:`heuri.apps.i18n`.
 """
 from __future__ import annotations
 
@@ -30,16 +33,23 @@ COLOURS = ("#1f6fb4", "#d1495b", "#2a9d55", "#8d5fd3")
 from .analyze import COSTLY  # noqa: E402  (the summaries' threshold, points)
 
 
-@lru_cache(maxsize=1)
-def _env():
+@lru_cache(maxsize=8)
+def _env(language: str | None = None):
+    """The templates' Jinja environment, speaking ``language`` (en, es, fr; None: English)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     env = Environment(loader=PackageLoader("heuri.apps", "templates"), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["num"] = _num
     from .i18n import install
-    install(env, None)
+    install(env, language)
     return env
+
+
+def template_env(language: str | None = None):
+    """The Jinja environment of the package's templates (``heuri/apps/templates``), with
+    ``_``/``ngettext`` in ``language`` (en, es, fr) and the ``num`` filter; one a language."""
+    return _env(language)
 
 
 def _num(x, digits: int = 1) -> str:
@@ -74,8 +84,12 @@ def _figure(h: float = 2.8):
     return fig, fig.add_subplot(1, 1, 1)
 
 
-def game_plots(g: "GameAnalysis") -> dict[str, str]:
-    """SVG strings keyed ``equity``, ``score``, ``bingo`` for one game's page."""
+def game_plots(g: "GameAnalysis", ui_lang: str | None = None) -> dict[str, str]:
+    """SVG strings keyed ``equity``, ``score``, ``bingo`` for one game's page, their words
+    in ``ui_lang`` (default: English)."""
+    from .i18n import translator
+
+    _ = translator(ui_lang)
     rows = g.rows
     nicks = [p[0] for p in g.players]
     out = {}
@@ -85,16 +99,16 @@ def game_plots(g: "GameAnalysis") -> dict[str, str]:
         rs = [r for r in rows if r["seat"] == s]
         t = [r["turn"] for r in rs]
         lost = [r["equity_lost"] or 0.0 for r in rs]
-        ax.bar(t, lost, color=COLOURS[s % 4], alpha=0.55, label=f"{nick}: a turn")
+        ax.bar(t, lost, color=COLOURS[s % 4], alpha=0.55, label=_("{player}: a turn").format(player=nick))
         cum = [sum(lost[:i + 1]) for i in range(len(lost))]
-        ax2.plot(t, cum, color=COLOURS[s % 4], marker="o", ms=3, label=f"{nick}: cumulative")
-    ax.set_xlabel("turn")
-    ax.set_ylabel("equity lost a turn (points)")
-    ax2.set_ylabel("cumulative (points)")
+        ax2.plot(t, cum, color=COLOURS[s % 4], marker="o", ms=3, label=_("{player}: cumulative").format(player=nick))
+    ax.set_xlabel(_("turn"))
+    ax.set_ylabel(_("equity lost a turn (points)"))
+    ax2.set_ylabel(_("cumulative (points)"))
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
     ax.legend(h1 + h2, l1 + l2, fontsize=7, loc="upper left")
-    ax.set_title(f"Equity lost against {g.engine}", fontsize=10)
+    ax.set_title(_("Equity lost against {engine}").format(engine=g.engine), fontsize=10)
     out["equity"] = _svg(fig, "equity")
 
     fig, ax = _figure()
@@ -104,26 +118,27 @@ def game_plots(g: "GameAnalysis") -> dict[str, str]:
     ax.plot(t, first, color=COLOURS[0], label=nicks[0])
     ax.plot(t, second, color=COLOURS[1], label=nicks[1] if len(nicks) > 1 else "")
     spread = [a - b for a, b in zip(first, second)]
-    ax.fill_between(t, spread, 0, color="#999", alpha=0.3, label=f"spread ({nicks[0]} − {nicks[1]})")
+    ax.fill_between(t, spread, 0, color="#999", alpha=0.3,
+                    label=_("spread ({first} − {second})").format(first=nicks[0], second=nicks[1]))
     ax.axhline(0, color="#666", lw=0.8)
-    ax.set_xlabel("turn")
-    ax.set_ylabel("points")
+    ax.set_xlabel(_("turn"))
+    ax.set_ylabel(_("points"))
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title("Score and spread", fontsize=10)
+    ax.set_title(_("Score and spread"), fontsize=10)
     out["score"] = _svg(fig, "score")
 
     fig, ax = _figure()
     for s, nick in enumerate(nicks):
         rs = [r for r in rows if r["seat"] == s and r["analysed"] and r["p"] is not None]
         ax.plot([r["turn"] for r in rs], [r["p"] for r in rs], color=COLOURS[s % 4], marker="o", ms=4,
-                label=f"{nick}: played")
+                label=_("{player}: played").format(player=nick))
         ax.plot([r["turn"] for r in rs], [r["best_p"] for r in rs], color=COLOURS[s % 4], marker="o", ms=6,
-                mfc="none", ls=":", label=f"{nick}: {g.engine}'s best")
+                mfc="none", ls=":", label=_("{player}: {engine}'s best").format(player=nick, engine=g.engine))
     ax.set_ylim(0, 1)
-    ax.set_xlabel("turn")
-    ax.set_ylabel("p(bingo next turn)")
+    ax.set_xlabel(_("turn"))
+    ax.set_ylabel(_("p(bingo next turn)"))
     ax.legend(fontsize=7, loc="upper left")
-    ax.set_title("Probability of a bingo next turn, from the leave", fontsize=10)
+    ax.set_title(_("Probability of a bingo next turn, from the leave"), fontsize=10)
     out["bingo"] = _svg(fig, "bingo")
     return out
 
@@ -150,13 +165,20 @@ def _gcg_word(text: str, board, coords: str) -> str:
         return text
 
 
-def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "standard") -> str:
+def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "standard",
+              ui_lang: str | None = None) -> str:
     """The page of one analysed game (see the module docstring). ``index_href``: a link
     back to the batch page, if any; ``coords``: how moves are written and the board
-    labelled (:data:`heuri.move.COORDS`)."""
+    labelled (:data:`heuri.move.COORDS`); ``ui_lang``: the page's language (en, es, fr;
+    default: the game's language, English for any other)."""
     from ..core.move import Placement
     from ..formats.render import board_svg
+    from .i18n import translator
 
+    ui_lang = ui_lang or g.lang
+    _ = translator(ui_lang)
+    # premium squares as the clubs write them (word/letter × 2 or 3)
+    premium = {"3W": _("3W"), "2W": _("2W"), "3L": _("3L"), "2L": _("2L")}
     turns = []
     for v in g.views:
         r = v.row
@@ -164,26 +186,28 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "s
         second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
             else None
         words = _words(r, coords)
-        label = f"turn {r['turn']}: {r['player']} {words['word']}"
+        label = _("turn {n}: {player} {move}").format(n=r["turn"], player=r["player"], move=words["word"])
         # the engine's choice drawn on its own small board (the board before the turn, with it)
         choice = None
         if isinstance(v.best, Placement) and (v.played is None or v.best != v.played):
             choice = board_svg(v.before.play(v.best), played=v.best, cell=16,
-                               label=f"turn {r['turn']}: {g.engine} plays {words['best_word']}",
-                               rows_as_letters=coords == "fisf")
+                               label=_("turn {n}: {engine} plays {move}").format(n=r["turn"], engine=g.engine,
+                                                                                 move=words["best_word"]),
+                               rows_as_letters=coords == "fisf", premium=premium)
         alts = list(v.alternatives)
         pt = v.played_terms
         extra = pt if pt is not None and not any(a.rank == pt.rank and pt.rank for a in alts) else None
         alt_words = {a.move: _gcg_word(a.move, v.before, coords) for a in alts + ([extra] if extra else [])}
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
-                                                  label=label, rows_as_letters=coords == "fisf"),
+                                                  label=label, rows_as_letters=coords == "fisf", premium=premium),
                       "choice_svg": choice, "alternatives": alts, "played_terms": pt, "played_extra": extra,
                       "alt_words": alt_words, **words})
     summary = g.summary()
-    return _env().get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g),
-                                                   index_href=index_href, formula=equity_formula(g.engine),
-                                                   terms=used_terms(g), costly=COSTLY)
+    return _env(ui_lang).get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g, ui_lang),
+                                                          index_href=index_href,
+                                                          formula=equity_formula(g.engine, ui_lang),
+                                                          terms=used_terms(g), costly=COSTLY)
 
 
 def used_terms(g: "GameAnalysis") -> list[str]:
@@ -197,7 +221,7 @@ def used_terms(g: "GameAnalysis") -> list[str]:
             or (k == "lanes" and any(not t.lanes_known for t in ts))]
 
 
-def equity_formula(engine: str) -> str:
+def equity_formula(engine: str, ui_lang: str | None = None) -> str:
     """What the pages say ``v`` is for ``engine`` (a :mod:`heuri.players` name, options
     allowed): heuri4 and its variants subtract two terms from Heuri's ``j + e``; heuri5
     weights the second by 3 and adds the tiles' scoring power.
@@ -208,17 +232,21 @@ def equity_formula(engine: str) -> str:
     'v = j + e − c − Δe_opp'
     >>> equity_formula("heuri5-peg")[:28]
     'v = j + e − c − 3·Δe_opp + P'
+    >>> equity_formula("heuri4", "fr")[:46]
+    'v = j + e − c − Δe_opp (heuri4 : moins le coût'
     """
     from ..play.players import ENGINES
+    from .i18n import translator
 
+    _ = translator(ui_lang)
     evaluator = ENGINES.get(engine.partition("@")[0], ("", False))[0]
     if evaluator == "heuri5":
-        return ("v = j + e − c − 3·Δe_opp + P (heuri5: minus the next rack's handicap cost c and "
-                "the change Δe_opp the move makes to the opponent's bingo expectation, plus P, the "
-                "points the next rack's tiles add to a move that is not a bingo)")
+        return _("v = j + e − c − 3·Δe_opp + P (heuri5: minus the next rack's handicap cost c and "
+                 "the change Δe_opp the move makes to the opponent's bingo expectation, plus P, the "
+                 "points the next rack's tiles add to a move that is not a bingo)")
     if evaluator.startswith("heuri4"):
-        return ("v = j + e − c − Δe_opp (heuri4: minus the next rack's handicap cost c and the "
-                "change Δe_opp the move makes to the opponent's bingo expectation)")
+        return _("v = j + e − c − Δe_opp (heuri4: minus the next rack's handicap cost c and the "
+                 "change Δe_opp the move makes to the opponent's bingo expectation)")
     return "v = j + e"
 
 
@@ -253,16 +281,20 @@ def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
 
 
 def index_html(summaries: list[dict], rows: list[dict], failed: list | None = None, engine: str = "",
-               coords: str = "standard") -> str:
+               coords: str = "standard", ui_lang: str | None = None) -> str:
     """The batch page: per player figures and links into each game's page
     (``games/<id>.html``); ``failed``: ``(path, message)`` of the records that could not be
-    analysed; ``coords``: how moves are written (:data:`heuri.move.COORDS`)."""
+    analysed; ``coords``: how moves are written (:data:`heuri.move.COORDS`); ``ui_lang``:
+    the page's language (default: the games' language when they share one, else English)."""
+    if ui_lang is None:
+        langs = {s.get("lang") for s in summaries}
+        ui_lang = langs.pop() if len(langs) == 1 else None
     t = batch_tables(summaries, rows)
     for p in t["players"]:
         p["worst"] = [{**w, **_words(w, coords)} for w in p["worst"]]
     lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
     off = [s.get("off_list") or 0 for s in summaries]
-    return _env().get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
-                                                    engine=engine, formula=equity_formula(engine), costly=COSTLY,
-                                                    lexicons=lexicons, off=sum(off),
-                                                    off_games=sum(k > 0 for k in off))
+    return _env(ui_lang).get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
+                                                           engine=engine, formula=equity_formula(engine, ui_lang),
+                                                           costly=COSTLY, lexicons=lexicons, off=sum(off),
+                                                           off_games=sum(k > 0 for k in off))

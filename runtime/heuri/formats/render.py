@@ -98,7 +98,8 @@ def _new_squares(move):
 
 
 def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: bool = True,
-              label: str | None = None, rows_as_letters: bool = False) -> str:
+              label: str | None = None, rows_as_letters: bool = False,
+              premium: dict[str, str] | None = None) -> str:
     """The board as an SVG string (see the module docstring).
 
     ``board``: what is on the squares (usually the board after ``played``); ``played``,
@@ -107,7 +108,9 @@ def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: 
     ``label``: the accessible name (``aria-label``); ``rows_as_letters``: the French
     federation's labels (rows A…, columns 1…) instead of GCG's. The labels carry the
     classes ``cl`` (columns) and ``rl`` (rows) and ``data-i`` (0-based), so that a page
-    can relabel them; ``data-sq`` stays the GCG name either way."""
+    can relabel them; ``data-sq`` stays the GCG name either way. ``premium``: the premium
+    squares' labels in the reader's language, keyed by the English ones (``{"3W": "MT",
+    ...}``; a label not in it stays as it is)."""
     spec = board.spec
     n = board.size
     off = cell if coords else 0
@@ -130,6 +133,7 @@ def board_svg(board: "Board", played=None, second=None, cell: int = 32, coords: 
             x, y = off + c * cell, off + r * cell
             kind = spec.board[r][c]
             text = PREMIUM_STYLE.get(kind, PREMIUM_STYLE["."])[1]
+            text = premium.get(text, text) if premium else text
             pc = _PC.get(kind, kind) if kind in PREMIUM_STYLE else "n"
             out.append(f'<rect class="sq p{pc}" data-sq="{_sq_name(r, c)}" x="{x}" y="{y}" width="{cell}" '
                        f'height="{cell}"/>')

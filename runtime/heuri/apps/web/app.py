@@ -278,6 +278,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
     ``allow_remote``, ``token``).
 
     Routes: ``GET /`` the page; ``GET /static/...`` its script and style; ``GET /api/info``;
+    ``GET /api/messages[?lang=]`` (the interface's catalogue, :func:`_messages`);
     ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/preview``, ``/api/game``;
     ``POST /api/play`` (a new game against heuri), ``GET /api/play/{id}``,
     ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download);
@@ -320,6 +321,9 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
 
     async def info(request: Request) -> Response:
         return await answer(_info, svc)
+
+    async def ui_messages(request: Request) -> Response:
+        return JSONResponse(_messages(request.query_params.get("lang"), request.headers.get("accept-language")))
 
     async def play_state(request: Request) -> Response:
         return await answer(svc.play_state, request.path_params["gid"])
@@ -365,6 +369,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
     routes = [
         Route("/", index),
         Route("/api/info", info),
+        Route("/api/messages", ui_messages),
         Route("/api/position", endpoint(svc.position), methods=["POST"]),
         Route("/api/moves", endpoint(svc.moves), methods=["POST"]),
         Route("/api/best", endpoint(svc.best), methods=["POST"]),
@@ -408,3 +413,15 @@ def _info(svc: Service) -> dict:
                       "size": spec.board_size})
     return {"langs": langs, "engines": list(ENGINES), "records": svc.records is not None,
             "limits": {"body_bytes": MAX_BODY, "gcg_moves": MAX_GCG_EVENTS, "rows": MAX_ROWS}}
+
+
+def _messages(lang: str | None, accept_language: str | None) -> dict:
+    """``GET /api/messages``: the web board's interface language and its catalogue,
+    ``{"lang", "languages", "messages": {English: translation}}``. The language: ``lang``
+    when it is an interface language (en, es, fr), else the first of the browser's
+    ``Accept-Language`` that is one, else English (:mod:`heuri.apps.i18n`)."""
+    from .. import i18n
+
+    code = i18n.interface_language(lang) if lang else i18n.negotiate(accept_language)
+    return {"lang": code, "languages": [{"code": c, "name": i18n.LANGUAGE_NAMES[c]} for c in i18n.INTERFACE_LANGUAGES],
+            "messages": i18n.messages(code)}

@@ -12,8 +12,8 @@ async function api(path, body) {
                                           body: JSON.stringify(body) };
   const r = await fetch(path, opt);
   let data;
-  try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status} ${r.statusText}` }; }
-  if (!r.ok) { const err = new Error(data.error || `error ${r.status}`); err.status = r.status; err.kind = data.kind; throw err; }
+  try { data = await r.json(); } catch (e) { data = { error: t("the server answered {status} {text}", { status: r.status, text: r.statusText }) }; }
+  if (!r.ok) { const err = new Error(data.error || t("error {status}", { status: r.status })); err.status = r.status; err.kind = data.kind; throw err; }
   return data;
 }
 
@@ -70,24 +70,26 @@ function onSquare(box, fn) {
 
 // -- the info: languages, engines, palette -----------------------------------------------
 async function init() {
+  await window.i18nReady;  // the interface language's catalogue (i18n.js)
   S.info = await api("/api/info");
   const ls = $("#lang"), gl = $("#gcg-lang");
   for (const l of S.info.langs) {
-    ls.append(el("option", { value: l.code }, `${l.name} (${l.code})`));
+    ls.append(el("option", { value: l.code }, `${langName(l.code, l.name)} (${l.code})`));
     gl.append(el("option", { value: l.code }, l.code));
   }
   for (const e of S.info.engines) $("#engine").append(el("option", { value: e }, e));
   if (!S.info.records) {  // the server reads no files: uploads only (heuri serve --records DIR opens a folder)
     for (const id of ["#gcg-path", "#gcg-analysis"]) {
       $(id).disabled = true;
-      $(id).title = "start the server with heuri serve --records DIR to open the files under DIR";
+      $(id).title = t("start the server with heuri serve --records DIR to open the files under DIR");
     }
   }
   // the lexicons of every language served, for the Game view (a record's #lexicon chooses by default)
   for (const l of S.info.langs) {
     for (const x of l.lexicons || []) {
       $("#gcg-lexicon").append(el("option", { value: x.name, "data-lang": l.code },
-                                  `${x.name} (${l.code}${x.default ? ", default" : ""})`));
+                                  x.default ? t("{lexicon} ({lang}, default)", { lexicon: x.name, lang: l.code })
+                                            : `${x.name} (${l.code})`));
     }
   }
   $("#gcg-lexicon-box").hidden = !S.info.langs.some((l) => (l.lexicons || []).length > 1);
@@ -95,6 +97,13 @@ async function init() {
   $("#lexicon").addEventListener("change", () => { S.lexicon = $("#lexicon").value; clearMoves(); refresh(); });
   $("#engine").addEventListener("change", () => { if ($("#rack").value.trim()) rank(); });
   setLang(S.info.langs[0].code, true);
+}
+
+// a Scrabble language's name in the interface's language (the spec's English name for others)
+function langName(code, name) {
+  const names = { ca: t("Catalan"), de: t("German"), en: t("English"), es: t("Spanish"), fr: t("French"),
+                  nl: t("Dutch"), pl: t("Polish") };
+  return names[code] || name;
 }
 
 function langInfo() { return S.info.langs.find((l) => l.code === S.lang); }
@@ -106,18 +115,19 @@ function setLang(code, reset) {
   const lx = langInfo().lexicons || [];
   const sel = $("#lexicon");
   sel.textContent = "";
-  for (const x of lx) sel.append(el("option", { value: x.default ? "" : x.name }, x.name + (x.default ? " (default)" : "")));
+  for (const x of lx) sel.append(el("option", { value: x.default ? "" : x.name }, x.default ? t("{lexicon} (default)", { lexicon: x.name }) : x.name));
   S.lexicon = "";
   $("#lexicon-box").hidden = lx.length < 2;
   const pal = $("#palette");
   pal.textContent = "";
   for (const t of langInfo().tiles) {
-    const b = el("button", { class: "tilebtn" + (t.tile.length > 1 ? " multi" : ""), "data-tile": t.text, title: `${t.tile}: ${t.value} points, ${t.count} tiles` });
+    const b = el("button", { class: "tilebtn" + (t.tile.length > 1 ? " multi" : ""), "data-tile": t.text,
+                             title: window.t("{tile}: {value} points, {count} tiles", { tile: t.tile, value: t.value, count: t.count }) });
     b.append(el("span", { class: "l" }, t.tile), el("sub", {}, String(t.value)));
     pal.append(b);
   }
-  pal.append(el("button", { class: "tilebtn", "data-tile": "?", title: "a blank" }, "?"));
-  pal.append(el("button", { class: "tilebtn wide", "data-tile": "⌫", title: "remove the last tile" }, "⌫"));
+  pal.append(el("button", { class: "tilebtn", "data-tile": "?", title: t("a blank") }, "?"));
+  pal.append(el("button", { class: "tilebtn wide", "data-tile": "⌫", title: t("remove the last tile") }, "⌫"));
   if (reset) {
     S.grid = Array.from({ length: N }, () => Array(N).fill(""));
     S.sel = null;
@@ -166,7 +176,7 @@ function positionError(e) {
 }
 
 function showPositionInfo(d) {
-  $("#pos-info").textContent = `lexicon ${d.lexicon} · bag ${d.bag} tiles; unseen (bag and the opponent's rack):` +
+  $("#pos-info").textContent = t("lexicon {lexicon} · bag {bag} tiles; unseen (bag and the opponent's rack):", { lexicon: d.lexicon, bag: d.bag }) +
     (d.warning ? ` · ${d.warning}` : "");
   const un = $("#pos-unseen");
   un.textContent = "";
@@ -205,12 +215,12 @@ async function rank() {
       tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.word || m.move), el("td", {}, String(m.score)),
                 el("td", {}, m.bingo_expectation.toFixed(2)), el("td", {}, m.bingo_probability.toFixed(3)),
                 el("td", { class: "v" }, m.equity.toFixed(2)),
-                el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? "fish" : ""));
+                el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? t("fish") : ""));
       tr.addEventListener("click", () => preview(i));
       tb.append(tr);
     });
-    $("#moves-count").textContent = `${d.count} candidates (${d.engine}, lexicon ${d.lexicon}); the first ${d.rows.length} shown. ` +
-      "Click a move to see it on the board.";
+    $("#moves-count").textContent = t("{count} candidates ({engine}, lexicon {lexicon}); the first {shown} shown. Click a move to see it on the board.",
+                                      { count: d.count, engine: d.engine, lexicon: d.lexicon, shown: d.rows.length });
     if (window.Explain) Explain.ranked({ lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
                                          engine: $("#engine").value, top: 100 });
   } catch (e) { positionError(e); }
@@ -225,7 +235,9 @@ async function preview(i) {
   if (m.move.startsWith("-")) {  // an exchange or the pass: nothing to draw
     S.preview = null; drawPosition(S.position.svg);
     $("#preview").hidden = false; $("#apply").hidden = true;
-    $("#preview-text").textContent = m.move === "-" ? "pass" : `exchange ${m.move.slice(1)}, keep ${m.leave || "nothing"}`;
+    $("#preview-text").textContent = m.move === "-" ? t("pass")
+      : m.leave ? t("exchange {tiles}, keep {leave}", { tiles: m.move.slice(1), leave: m.leave })
+                : t("exchange {tiles}, keep nothing", { tiles: m.move.slice(1) });
     return;
   }
   try {
@@ -234,7 +246,9 @@ async function preview(i) {
     S.preview = d;
     drawPosition(d.svg);
     $("#preview").hidden = false; $("#apply").hidden = false;
-    $("#preview-text").textContent = `${d.word}: ${d.score} points (${d.words.join(", ")}), keep ${d.leave || "nothing"}`;
+    $("#preview-text").textContent = d.leave
+      ? t("{move}: {score} points ({words}), keep {leave}", { move: d.word, score: d.score, words: d.words.join(", "), leave: d.leave })
+      : t("{move}: {score} points ({words}), keep nothing", { move: d.word, score: d.score, words: d.words.join(", ") });
   } catch (e) { showError("#pos-error", e); }
 }
 
@@ -327,7 +341,7 @@ async function loadGame() {
                                            : t("Choose a .gcg file."));
     return;
   }
-  $("#turn-info").textContent = body.analyze ? "analysing the game (a few seconds)…" : "reading…";
+  $("#turn-info").textContent = body.analyze ? t("analysing the game (a few seconds)…") : t("reading…");
   try {
     S.game = await api("/api/game", body);
   } catch (e) {
@@ -339,24 +353,28 @@ async function loadGame() {
   }
   const g = S.game;
   // which word list answered, and the plays it does not hold, at the top
-  $("#game-head").textContent = `lexicon ${g.lexicon}` +
-    (g.record_lexicon && g.record_lexicon.toUpperCase() !== g.lexicon.toUpperCase() ? ` (the record's: ${g.record_lexicon})` : "") +
-    (g.analysed ? ` · engine ${g.engine}` : "");
+  const gameLang = S.info.langs.find((l) => l.code === g.lang);
+  const language = gameLang ? `${langName(g.lang, gameLang.name)} (${g.lang})` : g.lang;  // the record's, not the header's
+  $("#game-head").textContent = t("{language} · lexicon {lexicon}", { language, lexicon: g.lexicon }) +
+    (g.record_lexicon && g.record_lexicon.toUpperCase() !== g.lexicon.toUpperCase() ? " " + t("(the record's: {lexicon})", { lexicon: g.record_lexicon }) : "") +
+    (g.analysed ? " · " + t("engine {engine}", { engine: g.engine }) : "");
+  showLangOf("game");
   const off = g.turns.filter((t) => t.off_list);
   const ban = $("#game-banner");
   ban.textContent = "";
   ban.hidden = !off.length;
   if (off.length) {
-    ban.append(el("b", {}, `${off.length} move${off.length === 1 ? "" : "s"} not in ${g.lexicon}`));
-    ban.append(document.createTextNode(": " + off.map((t) => `${t.n} ${t.word || t.move} (${t.off_words})`).join(", ") +
-      ". Not scored: no rank, no equity lost."));
+    ban.append(el("b", {}, off.length === 1 ? t("1 move not in {lexicon}", { lexicon: g.lexicon })
+                                           : t("{n} moves not in {lexicon}", { n: off.length, lexicon: g.lexicon })));
+    ban.append(document.createTextNode(": " + off.map((x) => `${x.n} ${x.word || x.move} (${x.off_words})`).join(", ") + ". " +
+      t("Not scored: no rank, no equity lost.")));
   }
   const tb = $("#turns tbody");
   tb.textContent = "";
   S.game.turns.forEach((t, i) => {
     const tr = el("tr", { class: "turnrow" + (t.off_list ? " offlist" : ""), "data-i": String(i) });
     const lost = el("td", {}, t.equity_lost == null ? "" : t.equity_lost.toFixed(1));
-    if (t.off_list) { lost.textContent = ""; lost.append(el("span", { class: "badge offlist", title: t.off_words }, `not in ${g.lexicon}`)); }
+    if (t.off_list) { lost.textContent = ""; lost.append(el("span", { class: "badge offlist", title: t.off_words }, window.t("not in {lexicon}", { lexicon: g.lexicon }))); }
     tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.word || t.move),
               el("td", {}, String(t.score)), el("td", {}, String(t.total)), lost,
               el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best_word || t.best : ""));
@@ -372,23 +390,26 @@ function showTurn(i) {
   S.turn = Math.max(0, Math.min(g.turns.length - 1, i));
   const t = g.turns[S.turn];
   $("#game-board").innerHTML = t.svg;
-  $("#turn-no").textContent = `turn ${t.n} of ${g.turns.length}`;
+  $("#turn-no").textContent = window.t("turn {n} of {count}", { n: t.n, count: g.turns.length });
   document.querySelectorAll("#turns tr.on").forEach((x) => x.classList.remove("on"));
   const row = document.querySelector(`#turns tr[data-i="${S.turn}"]`);
   row.classList.add("on");
   row.scrollIntoView({ block: "nearest" });
-  let txt = `${t.nick}${t.rack ? " with " + t.rack : ""}: ${t.word || t.move} ${t.score >= 0 ? "+" : ""}${t.score}, total ${t.total}`;
-  if (t.after && t.after.length) txt += ` · then ${t.after.join(" · ")}`;
-  if (t.off_list) txt += ` · not in ${g.lexicon}: ${t.off_words} (not scored)`;
+  const pts = `${t.score >= 0 ? "+" : ""}${t.score}`;
+  let txt = t.rack ? window.t("{player} with {rack}: {move} {points}, total {total}", { player: t.nick, rack: t.rack, move: t.word || t.move, points: pts, total: t.total })
+                   : window.t("{player}: {move} {points}, total {total}", { player: t.nick, move: t.word || t.move, points: pts, total: t.total });
+  if (t.after && t.after.length) txt += " · " + window.t("then {events}", { events: t.after.join(" · ") });
+  if (t.off_list) txt += " · " + window.t("not in {lexicon}: {words} (not scored)", { lexicon: g.lexicon, words: t.off_words });
   if (g.analysed && t.best) {
-    txt += t.off_list ? ` · ${g.engine} plays ${t.best_word || t.best} (v ${t.best_v.toFixed(1)}, dashed)`
-         : t.equity_lost ? ` · equity lost ${t.equity_lost.toFixed(2)}: ${g.engine} plays ${t.best_word || t.best} (v ${t.best_v.toFixed(1)}, dashed)`
-                         : ` · ${g.engine} agrees`;
+    const best = { engine: g.engine, move: t.best_word || t.best, v: t.best_v.toFixed(1) };
+    txt += " · " + (t.off_list ? window.t("{engine} plays {move} (v {v}, dashed)", best)
+         : t.equity_lost ? window.t("equity lost {lost}: {engine} plays {move} (v {v}, dashed)", { lost: t.equity_lost.toFixed(2), ...best })
+                         : window.t("{engine} agrees", best));
     const note = (t.note || "").split("; ").filter((x) => x && !x.startsWith("not in ")).join("; ");
     if (note) txt += ` · ${note}`;  // "not in <lexicon>" is said above
   }
-  if (S.turn === g.turns.length - 1) txt += ` · final ${g.final.join("–")}`;
-  if (g.warnings.length) txt += ` · ${g.warnings.length} warning(s): ${g.warnings[0]}`;
+  if (S.turn === g.turns.length - 1) txt += " · " + window.t("final {scores}", { scores: g.final.join("–") });
+  if (g.warnings.length) txt += " · " + window.t("{n} warning(s): {first}", { n: g.warnings.length, first: g.warnings[0] });
   $("#turn-info").textContent = txt;
 }
 
@@ -402,7 +423,7 @@ async function newGame() {
     fieldError("#play-seed", t("A seed is a whole number from 0 (or nothing, for a random bag).")); return;
   }
   if ($("#play-name").value.trim()) body.name = $("#play-name").value;
-  $("#play-status").textContent = "dealing…";
+  $("#play-status").textContent = t("dealing…");
   try {
     const d = await api("/api/play", body);
     placeReset(); $("#play-hint-text").textContent = "";
@@ -422,7 +443,7 @@ async function playMove(text) {
   if (!S.play) { fieldError(field, t("Start a new game first.")); return; }
   showError("#play-error", null);
   fieldError("#play-move", null); fieldError("#play-ex", null);
-  $("#play-status").textContent = "heuri is thinking…";
+  $("#play-status").textContent = t("heuri is thinking…");
   try {
     // the turn the move answers: a move sent twice, or from a stale tab, is refused (409)
     drawPlay(await api(`/api/play/${S.play.id}/move`, { move: text, turn: S.play.turn, coords: heuriCoords.get() }));
@@ -444,11 +465,13 @@ function drawPlay(d) {
   $("#play-scores").innerHTML = "";
   for (const who of ["you", "heuri"]) {
     const s = el("div", { class: "score" + (d.to_move === who && !d.over ? " turn" : "") });
-    s.append(el("span", {}, (d.names || {})[who] || who), el("b", {}, String(d.scores[who])));
+    s.append(el("span", {}, (d.names || {})[who] || (who === "you" ? t("you") : who)), el("b", {}, String(d.scores[who])));
     $("#play-scores").append(s);
   }
   $("#play-rack").innerHTML = d.rack_svg;
-  $("#play-bag").textContent = `(bag ${d.bag}, heuri's rack ${d.over ? d.heuri_rack || "empty" : "hidden"})`;
+  $("#play-bag").textContent = !d.over ? t("(bag {bag}, heuri's rack hidden)", { bag: d.bag })
+    : d.heuri_rack ? t("(bag {bag}, heuri's rack {rack})", { bag: d.bag, rack: d.heuri_rack })
+                   : t("(bag {bag}, heuri's rack empty)", { bag: d.bag });
   const un = $("#play-unseen");
   un.textContent = "";
   for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));
@@ -457,21 +480,25 @@ function drawPlay(d) {
   d.history.forEach((h, i) => {
     const end = h.kind === "end_points" || h.kind === "end_penalty";  // the racks left at the end
     const tr = el("tr", end ? { class: "endrow" } : h.review ? { title: reviewText(h.review) } : {});
-    tr.append(el("td", {}, end ? "" : String(i + 1)), el("td", {}, (d.names || {})[h.nick] || h.nick),
+    tr.append(el("td", {}, end ? "" : String(i + 1)), el("td", {}, (d.names || {})[h.nick] || (h.nick === "you" ? t("you") : h.nick)),
               el("td", { class: "mv" }, heuriCoords.show(h.word || h.move)),
               el("td", {}, String(h.score)), el("td", {}, String(h.total)));
     tb.prepend(tr);
   });
   $("#play-exchange").disabled = !d.can_exchange || d.over;
   $("#play-go").disabled = $("#play-pass").disabled = d.over;
-  $("#play-status").textContent = d.over ? "game over" : d.endgame ? "heuri played its endgame search's move; your turn" : "your turn";
-  $("#play-lexicon").textContent = `lexicon ${d.lexicon}`;
+  $("#play-status").textContent = d.over ? t("game over") : d.endgame ? t("heuri played its endgame search's move; your turn") : t("your turn");
+  $("#play-lexicon").textContent = t("lexicon {lexicon}", { lexicon: d.lexicon });
   const end = $("#play-end");
   end.textContent = "";
   if (d.over) {
-    end.append(el("b", {}, `${d.result}: you ${d.scores.you}, heuri ${d.scores.heuri}. `));
+    end.append(el("b", {}, t("{result}: you {you}, heuri {heuri}.", { result: resultText(d.result), you: d.scores.you, heuri: d.scores.heuri }) + " "));
   }
   playExtras(d);
+}
+
+function resultText(result) {
+  return result === "you win" ? t("you win") : result === "heuri wins" ? t("heuri wins") : result === "a draw" ? t("a draw") : result;
 }
 
 function playSquare(r, c) {
@@ -701,11 +728,21 @@ function wirePlay() {
   });
 }
 
+// the header's language: in the Game view, the loaded record's (it decides there); elsewhere the board's
+function showLangOf(view) {
+  const sel = $("#lang");
+  const record = view === "game" && S.game;
+  sel.value = record ? S.game.lang : S.lang;
+  sel.disabled = Boolean(record);
+  sel.title = record ? t("the record's language (the Position and Play views keep theirs)") : "";
+}
+
 // -- wiring -----------------------------------------------------------------------------------
 function showView(name) {
   document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("on", b.dataset.view === name));
   document.querySelectorAll(".view").forEach((v) => v.classList.toggle("on", v.id === `view-${name}`));
   S.view = name;
+  showLangOf(name);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -733,7 +770,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#next").addEventListener("click", () => showTurn(S.turn + 1));
   $("#turn-open").addEventListener("click", () => {
     const t = S.game && S.game.turns[S.turn];
-    if (!t || !t.cgp) { showError("#game-error", "load the game with 'analyse' to open a turn's position"); return; }
+    if (!t || !t.cgp) { showError("#game-error", window.t("load the game with 'analyse' to open a turn's position")); return; }
     if (S.game.lang !== S.lang) setLang(S.game.lang, false);
     // the position is answered by the lexicon that answered the game
     const lx = (langInfo().lexicons || []).find((x) => x.name === S.game.lexicon);
@@ -752,7 +789,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#play-pass").addEventListener("click", () => playMove("-"));
   $("#play-exchange").addEventListener("click", () => {
     const t = $("#play-ex").value.replace(/\s+/g, "").toUpperCase();
-    if (!t) { showError("#play-error", "type the tiles to exchange (e.g. QU?)"); return; }
+    if (!t) { showError("#play-error", window.t("type the tiles to exchange (e.g. QU?)")); return; }
     playMove("-" + t);
   });
   onSquare($("#play-board"), playBoardClick);

@@ -1,0 +1,139 @@
+"""The web board in French, Spanish and English in a real browser (headless chromium via
+Playwright, as tests/test_web_browser.py; skipped, saying why, without them).
+
+A browser whose language is French gets the French board; the switch turns it Spanish,
+and the choice is kept for the next visit; English again on request. The Game view heads
+a French record with its own language while the board's language is Spanish. A screenshot
+of each language is kept under ``$HEURI_SCREENSHOTS`` (else pytest's temporary folder).
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+
+import pytest
+
+from shared_cases import CASES
+from test_report_browser import browser, shots  # noqa: F401 (fixtures: headless chromium, the screenshot folder)
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e .[web])")
+
+
+@pytest.fixture(scope="module")
+def server(pack_es, pack_fr):
+    import uvicorn
+
+    from heuri.web.app import create_app
+    from heuri.web.service import Service
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        svc = Service(packs={"es": pack_es, "fr": pack_fr})  # Spanish first: the board's default
+        svc.warm_up()
+        app = create_app(svc)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
+def _open(ctx, url):
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.goto(url)
+    pg.wait_for_selector("#pos-board svg rect.sq")
+    pg.wait_for_function("() => document.querySelector('#engine').options.length > 0")
+    return pg
+
+
+def _labels(pg):
+    return {"tabs": pg.locator("#tabs button").all_inner_texts(), "rank": pg.inner_text("#rank"),
+            "rack": pg.inner_text("label:has(#rack) span"), "lang": pg.evaluate("document.documentElement.lang"),
+            "switch": pg.input_value("#ui-lang"), "placeholder": pg.get_attribute("#rack", "placeholder")}
+
+
+def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, browser, shots):  # noqa: F811
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1000})
+    try:
+        pg = _open(ctx, server + "/")
+        assert _labels(pg) == {"tabs": ["Position", "Partie", "Jouer"], "rank": "Classer les coups",
+                               "rack": "Tirage", "lang": "fr", "switch": "fr", "placeholder": "p. ex. AEIRS[CH]?"}
+        assert pg.inner_text("label:has(#edit-blank)").strip() == "en joker"
+        # the premium squares as the FISF writes them (mot/lettre compte triple/double)
+        squares = "() => Array.from(document.querySelectorAll('#pos-board svg text')).map((x) => x.textContent)"
+        assert {"MT", "MD", "LT", "LD"} <= set(pg.evaluate(squares)) and "3W" not in pg.evaluate(squares)
+        assert pg.locator("#palette button[data-tile='?']").get_attribute("title") == "un joker"
+        assert pg.locator("#lang option").first.inner_text() == "espagnol (es)"
+        # a ranking in French: the count line, and a rack forgotten says so in French
+        pg.click("#rank")
+        pg.wait_for_function("() => document.querySelector('#pos-error').textContent !== ''")
+        assert pg.inner_text("#pos-error") == "tapez d’abord un tirage (p. ex. AEIRS[CH]?)"
+        pg.fill("#rack", "AEIRS[CH]?")
+        pg.click("#rank")
+        pg.wait_for_function("() => document.querySelector('#moves tbody tr') || document.querySelector('#pos-error').textContent")
+        assert pg.inner_text("#pos-error") == ""
+        assert "coups candidats" in pg.inner_text("#moves-count")
+        shot = shots / "serve-fr.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        # the record's language heads the Game view, not the board's (Spanish here)
+        pg.click('#tabs button[data-view="game"]')
+        pg.set_input_files("#gcg-file", str(CASES / "fr" / "001.gcg"))
+        pg.wait_for_selector("#turns tbody tr")
+        assert pg.inner_text("#game-head").startswith("français (fr) · lexique ")
+        assert pg.input_value("#lang") == "fr" and pg.locator("#lang").is_disabled()
+        assert pg.inner_text("#turn-no").startswith("coup 1 sur ")
+        shot = shots / "serve-fr-game.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        pg.click('#tabs button[data-view="position"]')
+        assert pg.input_value("#lang") == "es" and not pg.locator("#lang").is_disabled()  # the board's again
+        assert pg.errors == []
+        # the switch: Spanish, at once and on the next visit
+        with pg.expect_navigation():
+            pg.select_option("#ui-lang", "es")
+        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        pg.wait_for_selector("#pos-board svg rect.sq")
+        assert _labels(pg)["tabs"] == ["Posición", "Partida", "Jugar"] and pg.inner_text("#rank") == "Ordenar jugadas"
+        pg.close()
+        pg = _open(ctx, server + "/")
+        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        assert _labels(pg) == {"tabs": ["Posición", "Partida", "Jugar"], "rank": "Ordenar jugadas",
+                               "rack": "Atril", "lang": "es", "switch": "es", "placeholder": "p. ej. AEIRS[CH]?"}
+        pg.click('#tabs button[data-view="play"]')
+        pg.fill("#play-seed", "3")
+        pg.click("#play-new")
+        pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
+        assert pg.locator("#play-scores .score span").first.inner_text() == "usted"
+        labels = pg.evaluate("() => Array.from(document.querySelectorAll('#play-board svg text')).map((x) => x.textContent)")
+        assert {"TP", "DP", "TL", "DL"} <= set(labels) and "2L" not in labels
+        assert pg.inner_text("h3:has(#play-bag)").startswith("Fichas por salir (bolsa ")
+        shot = shots / "serve-es.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        # and English
+        with pg.expect_navigation():
+            pg.select_option("#ui-lang", "en")
+        pg.wait_for_function("() => document.documentElement.lang === 'en'")
+        pg.wait_for_selector("#pos-board svg rect.sq")
+        assert _labels(pg) == {"tabs": ["Position", "Game", "Play"], "rank": "Rank moves", "rack": "Rack",
+                               "lang": "en", "switch": "en", "placeholder": "e.g. AEIRS[CH]?"}
+        shot = shots / "serve-en.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        assert pg.errors == []
+    finally:
+        ctx.close()
