@@ -409,7 +409,7 @@ def test_turns_show_the_engines_top_moves_with_their_terms(real):
                 assert v.alternatives[0].move == r["best"] and v.alternatives[0].equity == r["best_v"]
                 assert v.played_terms.equity == pytest.approx(r["v"], abs=1e-9)
                 assert v.played_terms.rank == (r["rank"] or 0) or r["off_list"]
-    html = game_html(real["fr/001"])
+    html = game_html(real["fr/001"], ui_lang="en")
     assert html.count('<table class="alts">') == sum(r["analysed"] for r in real["fr/001"].rows)
     assert 'id="terms-legend"' in html and "<b>bingo next turn</b>" in html
     assert "lanes for the opponent" not in html  # heuri3 has no lanes term: no column, no legend line

@@ -112,9 +112,10 @@ def test_cli_moves_json(capsys):
 
     assert main(["moves", "--lang", "en", "--cgp", f"{EMPTY} AEINRST/ 0/0 0 lex CSW21;", "--json"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert {"move": "8D RETSINA", "score": 66, "tiles_played": 7, "leave": ""} in rows
-    assert rows[0]["score"] == 66 and rows[-1] == {"move": "-", "score": 0, "tiles_played": 0, "leave": "AEINRST"}
-    assert {"move": "-AE", "score": 0, "tiles_played": 2, "leave": "INRST"} in rows
+    assert {"move": "8D RETSINA", "word": "8D RETSINA", "score": 66, "tiles_played": 7, "leave": ""} in rows
+    assert rows[0]["score"] == 66
+    assert rows[-1] == {"move": "-", "word": "pass", "score": 0, "tiles_played": 0, "leave": "AEINRST"}
+    assert {"move": "-AE", "word": "-AE", "score": 0, "tiles_played": 2, "leave": "INRST"} in rows
     assert sum(r["move"].startswith("-") and r["move"] != "-" for r in rows) == 2 ** 7 - 1   # distinct exchanges
     assert main(["moves", "--cgp", f"{EMPTY} QV/ 0/0 0 lex CSW21;", "--json"]) == 0           # language from lex
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]

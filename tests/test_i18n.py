@@ -56,6 +56,21 @@ def test_translations_keep_placeholders_and_marks():
                 assert marks(s) == marks(ids[-1]), (lang, m.id, s)
 
 
+def test_each_catalogue_is_in_its_own_language():
+    """No French entry carries the Spanish translation (a merge of the catalogues once put
+    Spanish sentences into the French one): where both translate a message, and the
+    translation differs from the English, the two differ. Words the two languages share
+    ("scrabble", "top") are short and said alike on purpose; they are listed."""
+    shared = {"bingo", "bingo %", "p(bingo)", "Position", "Top", "top"}
+    es = {m.id: m.string for m in i18n.catalogue("es") if m.id and isinstance(m.id, str)}
+    same = [m.id for m in i18n.catalogue("fr")
+            if m.id and isinstance(m.id, str) and m.id not in shared and m.string
+            and m.string == es.get(m.id) and m.string != m.id]
+    assert same == []
+    fr = i18n.translator("fr")
+    assert fr("Coordinates") == "Coordonnées" and fr("leave quality") == "qualité du reliquat"
+
+
 def test_club_vocabulary():
     """The Scrabble words as the clubs say them (docs/i18n.md gives the sources)."""
     fr, es = i18n.translator("fr"), i18n.translator("es")

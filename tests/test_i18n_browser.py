@@ -69,9 +69,11 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
     ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1000})
     try:
         pg = _open(ctx, server + "/")
-        assert _labels(pg) == {"tabs": ["Position", "Partie", "Jouer"], "rank": "Classer les coups",
+        assert _labels(pg) == {"tabs": ["Position", "Partie", "Jouer", "Duplicate"], "rank": "Classer les coups",
                                "rack": "Tirage", "lang": "fr", "switch": "fr", "placeholder": "p. ex. AEIRS[CH]?"}
         assert pg.inner_text("label:has(#edit-blank)").strip() == "en joker"
+        assert pg.input_value("#coords") == "fisf"  # a French page writes FISF until told otherwise
+        assert pg.inner_text("label:has(#coords) span") == "Coordonnées"
         # the premium squares as the FISF writes them (mot/lettre compte triple/double)
         squares = "() => Array.from(document.querySelectorAll('#pos-board svg text')).map((x) => x.textContent)"
         assert {"MT", "MD", "LT", "LD"} <= set(pg.evaluate(squares)) and "3W" not in pg.evaluate(squares)
@@ -79,8 +81,8 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert pg.locator("#lang option").first.inner_text() == "espagnol (es)"
         # a ranking in French: the count line, and a rack forgotten says so in French
         pg.click("#rank")
-        pg.wait_for_function("() => document.querySelector('#pos-error').textContent !== ''")
-        assert pg.inner_text("#pos-error") == "tapez d’abord un tirage (p. ex. AEIRS[CH]?)"
+        pg.wait_for_function("() => document.querySelector('#rack-error').textContent !== ''")
+        assert pg.inner_text("#rack-error") == "Tapez d’abord un tirage (p. ex. AEIRS[CH]?)."  # beside the field
         pg.fill("#rack", "AEIRS[CH]?")
         pg.click("#rank")
         pg.wait_for_function("() => document.querySelector('#moves tbody tr') || document.querySelector('#pos-error').textContent")
@@ -107,11 +109,11 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
             pg.select_option("#ui-lang", "es")
         pg.wait_for_function("() => document.documentElement.lang === 'es'")
         pg.wait_for_selector("#pos-board svg rect.sq")
-        assert _labels(pg)["tabs"] == ["Posición", "Partida", "Jugar"] and pg.inner_text("#rank") == "Ordenar jugadas"
+        assert _labels(pg)["tabs"] == ["Posición", "Partida", "Jugar", "Duplicada"] and pg.inner_text("#rank") == "Ordenar jugadas"
         pg.close()
         pg = _open(ctx, server + "/")
         pg.wait_for_function("() => document.documentElement.lang === 'es'")
-        assert _labels(pg) == {"tabs": ["Posición", "Partida", "Jugar"], "rank": "Ordenar jugadas",
+        assert _labels(pg) == {"tabs": ["Posición", "Partida", "Jugar", "Duplicada"], "rank": "Ordenar jugadas",
                                "rack": "Atril", "lang": "es", "switch": "es", "placeholder": "p. ej. AEIRS[CH]?"}
         pg.click('#tabs button[data-view="play"]')
         pg.fill("#play-seed", "3")
@@ -129,7 +131,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
             pg.select_option("#ui-lang", "en")
         pg.wait_for_function("() => document.documentElement.lang === 'en'")
         pg.wait_for_selector("#pos-board svg rect.sq")
-        assert _labels(pg) == {"tabs": ["Position", "Game", "Play"], "rank": "Rank moves", "rack": "Rack",
+        assert _labels(pg) == {"tabs": ["Position", "Game", "Play", "Duplicate"], "rank": "Rank moves", "rack": "Rack",
                                "lang": "en", "switch": "en", "placeholder": "e.g. AEIRS[CH]?"}
         shot = shots / "serve-en.png"
         pg.screenshot(path=str(shot))

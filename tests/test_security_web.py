@@ -342,7 +342,8 @@ def test_heuri_exchange_shows_a_count_only(pack_es):
     pg = _PlayGame(g, pack_es, "greedy", 5, 0, 0.0)
     s = pg.state("x", 0.0)
     assert s["history"][0]["move"].startswith("-") and len(s["history"][0]["move"]) >= 3
-    assert s["history"][1] == {"nick": "heuri", "move": "-3", "score": 0, "total": 0, "rack": "", "kind": "exchange",
+    assert s["history"][1] == {"nick": "heuri", "move": "-3", "word": "-3", "score": 0, "total": 0, "rack": "",
+                               "kind": "exchange",
                                "review": None}
 
 

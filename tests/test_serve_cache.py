@@ -42,7 +42,8 @@ def test_served_best_is_the_direct_ranking(pack_es):
                     req["k"] = k
                 got = svc.best(req)
                 ev = make_evaluator(pack_es, engine, **engine_options(engine, k, None, False))
-                want = ev.rank(Position.from_cgp(cgp, spec)).rows(spec, 8)
+                pos = Position.from_cgp(cgp, spec)
+                want = ev.rank(pos).rows(spec, 8, board=pos.board)
                 assert got["rows"] == want, (engine, k, cgp)
                 assert len(got["rows"]) == 8
     assert svc._deltas.hits >= 2 * len(cgps)  # the heuri3/4/5 asks after the first on a board

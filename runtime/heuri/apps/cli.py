@@ -1387,8 +1387,8 @@ def kernels_cached() -> bool | None:
         from ..core import movegen
         from ..eval import bingo, evaluate, probability
 
-        kernels = (movegen._gen_all, movegen.search_kernel, bingo._delta_bits_after_lines,
-                   probability._leave_kernel2, evaluate._delta_sums_ov)
+        kernels = (movegen.CACHED_KERNELS + bingo.CACHED_KERNELS + probability.CACHED_KERNELS
+                   + evaluate.CACHED_KERNELS)
         # an index whose source stamp is stale loads as empty: numba would compile again
         return all(bool(k._cache._cache_file._load_index()) for k in kernels)
     except Exception:  # a numba without these internals: say nothing rather than fail
@@ -1407,6 +1407,23 @@ def compile_notice(file=None) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``heuri`` command line on ``argv`` (default ``sys.argv[1:]``); returns the exit
+    status (0, 1 for a failed check, 2 for an error, 130 when interrupted). ``--build`` and
+    ``--lexicon`` reach match workers and SIU sessions through the environment
+    (``HEURI_BUILD``, ``HEURI_LEXICON``); the caller's environment is restored on return, so
+    that a program calling ``main`` twice does not inherit the first call's choice."""
+    saved = {k: os.environ.get(k) for k in ("HEURI_BUILD", "HEURI_LEXICON")}
+    try:
+        return _main(argv)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _main(argv: list[str] | None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     if args.build:

@@ -257,12 +257,12 @@ def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str =
     return f"{what} names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
 
 
-def guess_language(text: str) -> str | None:
+def guess_language(text: str, tiles: bool = True) -> str | None:
     """Language code of a CGP from its ``lex``/``ld`` operations, as the language specs'
     ``[recognise]`` tables say (:func:`heuri.spec.recognise`: ``lex FILE2017;`` → es,
-    ``ld english;`` → en), else from the tiles of its board and racks when one language
-    alone has them all (:func:`heuri.spec.recognise_tiles`: ``Ñ``, ``[CH]``, ``[LL]``,
-    ``[RR]`` → es), else None."""
+    ``ld english;`` → en), else (with ``tiles``) from the tiles of its board and racks when
+    one language alone has them all (:func:`heuri.spec.recognise_tiles`: ``Ñ``, ``[CH]``,
+    ``[LL]``, ``[RR]`` → es), else None."""
     # the last operation may lack its ';' here: parse_cgp then says so, not "which language?"
     m = re.search(r"(?:^|[\s;])lex\s+([^;]+?)\s*(?:;|$)", text)
     d = re.search(r"(?:^|[\s;])ld\s+([^;]+?)\s*(?:;|$)", text)
@@ -270,6 +270,8 @@ def guess_language(text: str) -> str | None:
         got = guess_language_from_names(m.group(1) if m else None, d.group(1) if d else None)
         if got is not None:
             return got
+    if not tiles:
+        return None
     from .spec import recognise_tiles
 
     return recognise_tiles(cgp_spellings(text))

@@ -1869,3 +1869,7 @@ def describe(spec, move) -> str:
 KERNEL_INTERFACE = ("KernelContext", "kernel_context", "cross_checks_kernel", "search_kernel", "walk_placements",
                     "RECORD_BYTES", "MOVE_DTYPE", "NO_TOP_SCORES", "NO_RACK_WORDS", "NO_TOP_KEYS", "NO_LONG_HASHES",
                     "popcount")
+
+#: the compiled kernels of this module whose numba cache tells whether a first run compiles
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
+CACHED_KERNELS = (_gen_all, search_kernel)

@@ -975,3 +975,7 @@ def bingo_lanes(pack, letters: np.ndarray) -> list[tuple[int, int, bool, int]]:
                     out.append((r, s, True, R + 1) if across else (s, r, False, R + 1))
     out.sort(key=lambda t: (not t[2], t[0], t[1], t[3]))
     return out
+
+#: the compiled kernels of this module whose numba cache tells whether a first run compiles
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
+CACHED_KERNELS = (_delta_bits_after_lines,)

@@ -883,3 +883,7 @@ def make_evaluator(pack, name: str = "heuri3", **options) -> Evaluator:
     if base != name:
         ev.name = name
     return ev
+
+#: the compiled kernels of this module whose numba cache tells whether a first run compiles
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
+CACHED_KERNELS = (_delta_sums_ov,)

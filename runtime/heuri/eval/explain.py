@@ -26,8 +26,8 @@ engines without a term show it as 0. For greedy the equity is the score; for heu
 heuri3 it is ``score + bingo``; for heuri4 and heuri5 (the default engine) the difference
 between the equity and ``score + bingo`` is ``lanes + leave + power``.
 
->>> [k for k, _ in TERMS]
-['score', 'bingo', 'lanes', 'leave', 'power', 'blank', 'defence']
+>>> TERM_KEYS
+('score', 'bingo', 'lanes', 'leave', 'power', 'blank', 'defence')
 """
 from __future__ import annotations
 

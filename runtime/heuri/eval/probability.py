@@ -479,3 +479,7 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
     if every:
         e2, p2 = _normalise(leaves, e2_num, p2_num, N, R, bag_size)
     return leaves, e, p, e2, p2, (ov if opponent else None)
+
+#: the compiled kernels of this module whose numba cache tells whether a first run compiles
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
+CACHED_KERNELS = (_leave_kernel2,)

@@ -47,6 +47,7 @@ threads. The methods are thread-safe (a game has its own lock).
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import secrets
@@ -550,10 +551,12 @@ class Service:
 
     def _answer_key(self, call: str, req: dict, top: int):
         """The answer cache's key of a checked request (None: not kept, too many rows):
-        every field as given, so that the same request answers the same."""
+        every field as given, so that the same request answers the same. The fields are
+        written as JSON text: the key is made before the position is checked, and a field of
+        the wrong type (a list, an object) must reach the check, not fail to hash."""
         if top > CACHED_ROWS:
             return None
-        return (call, tuple(sorted(req.items())))
+        return (call, json.dumps(req, sort_keys=True, ensure_ascii=False, default=repr))
 
     @staticmethod
     def _warning(req: dict, pack) -> str | None:
@@ -933,7 +936,8 @@ class Service:
         ``end_points``/``end_penalty``, ``move`` the rack in parentheses), so that the last
         totals are the scores; ``review``: on your moves, what heuri would have played
         (:meth:`Service._review`), and the top-level ``review`` is your last move's;
-        ``names``: ``{you, heuri}`` as the scoreboard shows them; ``unseen``: the bag and heuri's rack as you see
+        ``names``: ``{you, heuri}`` as the scoreboard shows them (``you`` None when you gave
+        no name: the page says "you" in its own language; the GCG says "You"); ``unseen``: the bag and heuri's rack as you see
         them, ``[[tile, count]]``). Neither the bag's seed nor heuri's rack is in it before
         the game is over (heuri's exchanges show their tile count only)."""
         g = self._game(gid)
@@ -1210,7 +1214,7 @@ class _PlayGame:
                           for t in range(spec.n_kinds) if unseen[t]],
                "svg": board_svg(p.board, played=last if not isinstance(last, Exchange) else None,
                                 label="game board"),
-               "history": hist, "names": {"you": self.name, "heuri": "heuri"},
+               "history": hist, "names": {"you": None if self.name == "You" else self.name, "heuri": "heuri"},
                "review": self.reviews.get(max(self.reviews)) if self.reviews else None, "can_exchange": p.bag_size >= spec.exchange_min_bag, "endgame": self.endgame,
                "result": None, "expires_s": int((FINISHED_S if p.over else IDLE_S) - (now - self.touched))}
         if p.over:

@@ -74,13 +74,18 @@ def cgp_language(cgp: str) -> str | None:
     """Language code named by a CGP's ``ld`` or ``lex`` operation (``lex FISE2;`` → es,
     ``ld english;`` → en) as the language specs' ``[recognise]`` tables say, or None when
     there is none or no spec answers to the name (:func:`heuri.cgp.guess_language`).
+    The tiles are not read: in a session the ``Lexicon`` option chooses the language, and
+    a tile several languages share (Catalan's and a user's language's ``[L·L]``) must not
+    move the position to another pack.
 
     >>> cgp_language("15/15 A/ 0/0 0 lex CSW21; ld english;"), cgp_language("x / 0/0 0")
     ('en', None)
+    >>> cgp_language("15/15 AÑ/ 0/0 0") is None
+    True
     """
     from ...core.cgp import guess_language
 
-    return guess_language(cgp)
+    return guess_language(cgp, tiles=False)
 
 
 def position_pack_source(cgp: str, pack) -> str | None:

@@ -41,6 +41,8 @@ document.addEventListener("DOMContentLoaded", () => {
   const sel = document.getElementById("coords");
   if (!sel) return;
   sel.value = window.heuriCoords.get();
+  // the page's language is known once its catalogue is loaded: a French page's default is FISF
+  if (window.i18nReady) window.i18nReady.then(() => { sel.value = window.heuriCoords.get(); });
   sel.addEventListener("change", () => {
     window.heuriCoords.set(sel.value);
     document.dispatchEvent(new CustomEvent("heuri-coords", { detail: sel.value }));
