@@ -105,3 +105,29 @@ def test_siu_go_sim():
     assert "info string sim" in r.stdout and "stopped by done" in r.stdout
     first = best[0].split()[1]
     assert any(s[3] == first for s in sims)
+
+
+def test_best_think_ranks_the_race(en, midgame, capsys):
+    """``heuri best --think``: the engine's best ``--candidates`` moves, each with its
+    rollouts; those still in the race first, by mean; ``static`` is the engine's equity of
+    that move."""
+    import json
+
+    from heuri.apps.cli import main
+
+    cgp = midgame.cgp()
+    assert main(["best", "--lang", "en", "--cgp", cgp, "--think", "1s", "--candidates", "4", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 4 and all(r["rollouts"] >= 1 for r in rows)
+    alive = [r for r in rows if r["alive"]]
+    assert alive and rows[:len(alive)] == alive
+    assert [r["mean"] for r in alive] == sorted((r["mean"] for r in alive), reverse=True)
+    ranking = make_evaluator(en, "heuri5").rank(midgame)
+    static = {Move.from_record(ranking.moves[i], en.spec).gcg(en.spec): float(ranking.v[i]) for i in range(4)}
+    assert {r["move"]: r["static"] for r in rows} == pytest.approx(static, abs=1e-3)
+    # bad input: one line naming the option, exit 2
+    for bad in ("0", "-1", "abc", "4000s"):
+        with pytest.raises(SystemExit) as e:
+            main(["best", "--lang", "en", "--cgp", cgp, "--think", bad])
+        assert e.value.code == 2
+        assert "--think" in capsys.readouterr().err

@@ -28,6 +28,20 @@ SEED = int_arg(0, 2 ** 63 - 1)  # a match or a draw's seed (numpy's generators t
 JOBS = int_arg(1, 256)  # worker processes
 TOP = int_arg(1, 100_000)  # rows or candidates to print or value
 TURN = int_arg(0, 100_000)  # events of a record (checked against the record afterwards)
+
+
+def think_seconds(text: str) -> float:
+    """``--think``: a time to simulate, in seconds, written ``5``, ``5s`` or ``0.5s``; more
+    than 0 and at most an hour (argparse's error names the option otherwise)."""
+    t = text.strip().lower()
+    t = t[:-1] if t.endswith("s") else t
+    try:
+        x = float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, e.g. 5s or 0.5") from None
+    if not 0 < x <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give more than 0 and at most 3600 seconds")
+    return x
 SECONDS = float_arg(0, 7 * 86_400, lo_open=True)  # a time limit: more than 0, at most a week
 
 
@@ -442,6 +456,14 @@ def cmd_best(args) -> int:
         raise HeuriError("best: give --cgp \"CGP\" or --gcg GAME.gcg")
     if args.why_not is not None:
         return _why_not(args, pack.spec, ranking, board, title, rank)
+    if args.think is not None:
+        if args.cgp is None:
+            from ..core.cgp import CgpRecord, format_cgp
+            from ..core.game import Position
+
+            tiles = tuple(int(t) for t in range(spec.n_kinds) for _ in range(int(rack[t])))
+            pos = Position.from_cgp(format_cgp(CgpRecord(board, (tiles, None), (0, 0), 0)), spec)
+        return _think(args, pack, pos, title)
     rows = ranking.rows(pack.spec, args.top, board=board, coords=args.coords)
     if args.explain:
         return _explain_table(args, pack.spec, ranking, rows, title)
@@ -463,6 +485,53 @@ def cmd_best(args) -> int:
                           "fish" if row["fish"] else "")
             Console().print(t)
     except BrokenPipeError:  # `heuri best ... | head`
+        sys.stdout = open(os.devnull, "w")
+    return 0
+
+
+def _think(args, pack, pos, title: str) -> int:
+    """``best --think SECONDS``: the simulation (:class:`heuri.search.simulation.Simulator`)
+    races the engine's best ``--candidates`` moves for that long and prints them by their
+    mean rollout value (points, with its standard error and the rollouts each played),
+    beside the static equity; ``--json``: one object per candidate (move, word, static,
+    mean, stderr, rollouts, alive), then none other. An empty bag is the endgame's."""
+    import json
+
+    from ..core.move import Move
+    from ..formats.render import move_text
+    from ..search.simulation import Simulator
+
+    spec = pack.spec
+    if pos.bag_size == 0:
+        raise HeuriError("--think: the bag is empty; the endgame search answers exactly: heuri endgame --cgp ...")
+    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed)
+    res = sim.simulate(pos, seconds=args.think)
+    rows = []
+    for c in res.candidates:
+        m = Move.from_record(c.record, spec)
+        rows.append({"move": m.gcg(spec), "word": move_text(m, spec, pos.board, args.coords),
+                     "static": round(float(c.static), 4), "mean": round(c.mean, 4),
+                     "stderr": round(c.stderr, 4) if c.n > 1 else None, "rollouts": c.n, "alive": c.alive})
+    try:
+        if args.json:
+            for row in rows:
+                sys.stdout.write(json.dumps(row, ensure_ascii=False) + "\n")
+            return 0
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=escape(f"{args.engine} + simulation, {args.think:g} s: {title}"),
+                  caption=escape(f"{res.rollouts} rollouts in {res.seconds:.1f} s, {res.rounds} rounds of "
+                                 f"successive halving, stopped by {res.stopped_by}; mean: the move's score "
+                                 f"minus the opponent's reply plus our next move's value, points"))
+        for col in ("#", "move", "mean", "± se", "rollouts", "static equity", "in the race"):
+            t.add_column(col, justify="left" if col in ("move", "in the race") else "right")
+        for i, row in enumerate(rows, 1):
+            t.add_row(str(i), escape(row["word"]), f"{row['mean']:.2f}",
+                      "-" if row["stderr"] is None else f"{row['stderr']:.2f}", str(row["rollouts"]),
+                      f"{row['static']:.2f}", "yes" if row["alive"] else "out")
+        Console().print(t)
+    except BrokenPipeError:
         sys.stdout = open(os.devnull, "w")
     return 0
 
@@ -1283,6 +1352,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "next turn, lanes for the opponent, leave quality, next rack's scoring power) with a legend")
     p.add_argument("--why-not", metavar="MOVE", help="the terms of MOVE (GCG: '8D VERBE', '-V') beside the "
                    "engine's choice, and the difference per term")
+    p.add_argument("--think", type=think_seconds, metavar="SECONDS",
+                   help="simulate for that long (5s, 0.5): the engine's best --candidates moves raced by "
+                        "two-ply rollouts (docs/simulation.md), ranked by their mean value")
+    p.add_argument("--candidates", type=int_arg(2, 100), default=8,
+                   help="--think: the engine's best moves that race (default 8)")
+    p.add_argument("--seed", type=SEED, default=0, help="--think: the rollouts' draws (default 0)")
     _coords_option(p)
     p.set_defaults(func=cmd_best)
 
