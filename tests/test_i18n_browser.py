@@ -123,7 +123,20 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         labels = pg.evaluate("() => Array.from(document.querySelectorAll('#play-board svg text')).map((x) => x.textContent)")
         assert {"TP", "DP", "TL", "DL"} <= set(labels) and "2L" not in labels
         assert pg.inner_text("h3:has(#play-bag)").startswith("Fichas por salir (bolsa ")
+        pg.click("#play-infer")  # before heuri's first move: said at once, in the page's language
+        assert pg.inner_text("#play-infer-text") == "heuri aún no ha jugado."
         shot = shots / "serve-es.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        # what heuri may hold after its first move (heuri starts this game)
+        pg.select_option("#play-first", "heuri")
+        pg.click("#play-new")
+        pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
+        pg.click("#play-infer")
+        pg.wait_for_function("() => document.querySelector('#play-infer-text').textContent.startsWith('Tras ')")
+        text = pg.inner_text("#play-infer-text")
+        assert "heuri probablemente se quedó con:" in text and "(antes de su jugada " in text
+        shot = shots / "serve-es-infer.png"
         pg.screenshot(path=str(shot))
         print(f"screenshot: {shot}")
         # and English

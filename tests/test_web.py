@@ -380,3 +380,36 @@ def test_your_name_in_the_game_and_its_record(client):
     rv = d["history"][0]["review"]
     assert rv["best"] == "8H TIEMPAL" and rv["best_score"] == 78 and rv["score"] == other["score"]
     assert rv["points_lost"] == 78 - other["score"] and rv["equity_lost"] > 0
+
+
+def test_what_heuri_may_hold(client, pack_en):
+    """``GET /api/play/{id}/infer``: the posterior over what heuri kept with its last move,
+    from what you saw (the board before it, its tiles, your rack): the same as
+    heuri.search.inference on that position; a 409 before heuri has moved."""
+    import numpy as np
+
+    from heuri.eval.evaluate import make_evaluator
+    from heuri.search.inference import infer_from_position
+    from heuri.web.service import Service
+
+    d = client.post("/api/play", json={"lang": "en", "engine": "greedy", "seed": 4}).json()
+    r = client.get(f"/api/play/{d['id']}/infer")
+    assert r.status_code == 409 and r.json()["kind"] == "no-move"  # you move first
+    svc = Service(packs={"en": pack_en})
+    d = svc.play_new({"lang": "en", "engine": "greedy", "seed": 3, "first": "heuri"})  # 8D THUJA
+    got = svc.play_infer(d["id"])
+    heuri_move = d["history"][0]
+    assert got["word"] == heuri_move["word"]
+    n_played = sum(1 for _ in heuri_move["move"].split()[1].replace(".", "")) if heuri_move["kind"] == "play" else 0
+    assert got["leave_size"] == 7 - n_played
+    pos, mv, _ = svc._game(d["id"]).game.history[0]
+    want = infer_from_position(make_evaluator(pack_en, "heuri2"), pos, mv, time_limit=1.0)
+    assert got["exact"] == want.exact
+    if got["exact"] or got["samples"] == want.samples:  # the same racks (a seeded sample cut by no clock)
+        assert [x["prob"] for x in got["leaves"]] == [round(float(p), 4) for p in want.posterior[:10]]
+    assert all(len(x["leave"].replace("-", "")) == got["leave_size"] for x in got["leaves"])
+    assert [x["prob"] for x in got["leaves"]] == sorted((x["prob"] for x in got["leaves"]), reverse=True)
+    post_x, _ = want.tile_expectation()
+    assert float(np.sum(post_x)) == pytest.approx(got["leave_size"])
+    assert client.get("/api/play/nope/infer").status_code == 404
+    assert client.get(f"/api/play/{d['id']}/infer?coords=x").status_code == 400

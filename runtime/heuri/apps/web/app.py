@@ -281,7 +281,8 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
     ``GET /api/messages[?lang=]`` (the interface's catalogue, :func:`_messages`);
     ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/preview``, ``/api/game``;
     ``POST /api/play`` (a new game against heuri), ``GET /api/play/{id}``,
-    ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download);
+    ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download),
+    ``GET /api/play/{id}/infer`` (what heuri may hold);
     the duplicate trainer (:class:`heuri.web.service.DuplicateTrainers`): ``POST
     /api/duplicate`` (a new game), ``GET /api/duplicate/{id}``, ``POST
     /api/duplicate/{id}/move``, ``POST /api/duplicate/{id}/next``, ``GET
@@ -335,6 +336,12 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
             return _error(e.status, str(e), e.kind)
         return await answer(svc.play_move, request.path_params["gid"], req)
 
+    async def play_infer(request: Request) -> Response:
+        coords = request.query_params.get("coords", "standard")
+        if coords not in ("standard", "fisf"):
+            return _error(400, f"coords: {coords[:20]!r}: give standard or fisf", "bad-request")
+        return await answer(svc.play_infer, request.path_params["gid"], coords)
+
     async def play_gcg(request: Request) -> Response:
         gid = request.path_params["gid"]
         resp = await answer(svc.play_gcg, gid)
@@ -380,6 +387,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         Route("/api/play/{gid}", play_state),
         Route("/api/play/{gid}/move", play_move, methods=["POST"]),
         Route("/api/play/{gid}/gcg", play_gcg),
+        Route("/api/play/{gid}/infer", play_infer),
         Route("/api/duplicate", endpoint(svc.duplicate.new), methods=["POST"]),
         Route("/api/duplicate/{gid}", duplicate_state),
         Route("/api/duplicate/{gid}/move", duplicate_call(svc.duplicate.move), methods=["POST"]),

@@ -1004,6 +1004,48 @@ class Service:
                 "score": int(score), "equity": round(float(mine), 4), "equity_lost": round(lost, 4),
                 "points_lost": best["score"] - score}
 
+    def play_infer(self, gid: str, coords: str = "standard") -> dict:
+        """What heuri may hold: the posterior over the tiles heuri kept with its last move
+        (:func:`heuri.search.inference.infer_from_position`, heuri2 as the model of the
+        player, τ = 6 points, at most a second of sampling), read from what you saw: the
+        board before that move, its tiles (an exchange by its count only) and your rack;
+        heuri's real rack is not used. ``{move, word, leave_size, exact, samples, leaves:
+        [{leave, prob, prior}], tiles: [{tile, expected, prior}]}``: the ten likeliest
+        leaves, and the tiles whose expected count in the leave moved most from the prior.
+        heuri having not moved yet is a 409."""
+        from ...core.move import Exchange, Pass
+        from ...search.inference import infer_from_position
+        from ...play.siu.backend import leave_text
+
+        g = self._game(gid)
+        with g.lock:
+            g.touched = self.clock()
+            last = next(((pos, mv) for pos, mv, _ in reversed(g.game.history) if pos.to_move != g.you), None)
+            pack, engine = g.pack, g.engine
+        if last is None:
+            raise ApiError("heuri has not moved yet in this game: ask after its first move", 409, "no-move")
+        pos, mv = last
+        spec = pack.spec
+        if isinstance(mv, Exchange):  # what you saw: how many tiles, not which
+            mv, word = Exchange(None, mv.count), f"-{mv.count}"
+        elif isinstance(mv, Pass):
+            word = "pass"
+        else:
+            word = _word(mv, spec, pos.board, coords)
+        with self._evaluator(pack, "heuri2") as ev:
+            inf = infer_from_position(ev, pos, mv, time_limit=1.0)
+        post_x, prior_x = inf.tile_expectation()
+        eye = np.eye(spec.n_kinds, dtype=np.int64)
+        order = np.argsort(-np.abs(post_x - prior_x), kind="stable")
+        tiles = [{"tile": leave_text(eye[t], spec), "expected": round(float(post_x[t]), 3),
+                  "prior": round(float(prior_x[t]), 3)}
+                 for t in order[:8] if post_x[t] > 0 or prior_x[t] > 0]
+        leaves = [{"leave": leave_text(inf.leaves[i], spec), "prob": round(float(inf.posterior[i]), 4),
+                   "prior": round(float(inf.prior[i]), 4)} for i in range(min(10, len(inf.leaves)))]
+        return {"move": word if isinstance(mv, Exchange) else mv.gcg(spec), "word": word,
+                "leave_size": int(inf.leave_size), "exact": bool(inf.exact), "samples": int(inf.samples),
+                "leaves": leaves, "tiles": tiles}
+
     def play_gcg(self, gid: str) -> str:
         """The game so far as a GCG record (text); before the game is over heuri's racks
         are left out and its exchanges written as a count (``-3``)."""

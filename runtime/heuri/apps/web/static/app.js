@@ -674,6 +674,7 @@ function playExtras(d) {
   a.download = `heuri-${d.over ? "game" : "so-far"}.gcg`;
   for (const id of ["#play-hint", "#play-dir", "#play-clear"]) $(id).disabled = d.over;
   if (S.hintTurn !== d.turn) $("#play-hint-text").textContent = "";
+  if (S.inferTurn !== d.turn) $("#play-infer-text").textContent = "";
   const rv = $("#play-review");
   rv.textContent = d.review ? reviewText(d.review) : "";
   rv.classList.toggle("lost", Boolean(d.review && d.review.equity_lost > 0));
@@ -704,9 +705,30 @@ async function playHint() {
   } catch (e) { $("#play-hint-text").textContent = ""; showError("#play-error", e); }
 }
 
+// "What may heuri hold?": the likeliest leaves heuri kept with its last move, from that move
+// as you saw it (service's play_infer); the probability before the move beside each
+async function playInfer() {
+  if (!S.play) { fieldError("#play-move", t("Start a new game first.")); return; }
+  const box = $("#play-infer-text");
+  if (!S.play.history.some((h) => h.nick === "heuri" && ["play", "exchange", "pass"].includes(h.kind))) {
+    box.textContent = t("heuri has not moved yet.");
+    return;
+  }
+  box.textContent = t("heuri is looking…");
+  try {
+    const d = await api(`/api/play/${S.play.id}/infer?coords=${heuriCoords.get()}`);
+    S.inferTurn = S.play.turn;
+    box.textContent = "";
+    box.append(el("b", {}, t("After {move}, heuri likely kept:", { move: heuriCoords.show(d.word) })), " ");
+    box.append(d.leaves.slice(0, 5).map((x) => t("{leave} {p} % (before its move {q} %)",
+      { leave: x.leave, p: (100 * x.prob).toFixed(1), q: (100 * x.prior).toFixed(1) })).join(" · "));
+  } catch (e) { box.textContent = ""; showError("#play-error", e); }
+}
+
 function wirePlay() {
   $("#play-rack").addEventListener("click", rackClick);
   $("#play-hint").addEventListener("click", playHint);
+  $("#play-infer").addEventListener("click", playInfer);
   $("#play-dir").addEventListener("click", () => setPlayDir(!S.place.across));
   $("#play-clear").addEventListener("click", () => {
     placeReset(); $("#play-move").value = ""; fieldError("#play-move", null); S.playCoord = null;
