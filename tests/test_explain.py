@@ -211,3 +211,22 @@ def test_find_move_reads_the_whole_word_form(pack_fr):
     assert move_terms(rk, pack_fr.spec, i).move == "E3 FILAG." and move_terms(rk, pack_fr.spec, i).score == 20
     assert find_move(rk, pack_fr.spec, "E3 FILAG(E)", pos[0]) == i
     assert find_move(rk, pack_fr.spec, "E3 FILAGE", pos[0]) == i
+
+
+def test_find_move_reads_spanish_words_as_they_are_shown(pack_es, capsys):
+    """Turn 13 of tests/data/es_pass_with_bingo.gcg: 10H TULL(I)D, as the tables print it
+    (LL one tile, written as letters), is the GCG move 10H TU[LL].D; a bare word that only
+    reads as GCG (two L tiles) is still found that way; --why-not takes the printed form."""
+    from heuri.cli import main
+    from heuri.eval.explain import find_move, move_terms
+
+    pos = _position(pack_es, DATA / "es_pass_with_bingo.gcg", 12)
+    rk = _rank(pack_es, pos, "heuri5")
+    i = find_move(rk, pack_es.spec, "10H TU[LL].D", pos[0])
+    assert move_terms(rk, pack_es.spec, i).move == "10H TU[LL].D" and move_terms(rk, pack_es.spec, i).score == 29
+    assert find_move(rk, pack_es.spec, "10H TULL(I)D", pos[0]) == i
+    assert find_move(rk, pack_es.spec, "10H TULLID", pos[0]) == i
+    assert main(["best", "--gcg", str(DATA / "es_pass_with_bingo.gcg"), "--turn", "13",
+                 "--why-not", "10H TULL(I)D"]) == 0
+    out = capsys.readouterr().out
+    assert "TULL(I)D" in out and "E8 TALLUD(A)" in out

@@ -646,12 +646,21 @@ def _why_not(args, spec, ranking, board, title, rerank) -> int:
         i = find_move(ranking, spec, args.why_not, board)
     best, other = move_terms(ranking, spec, 0), move_terms(ranking, spec, i)
     d = best.difference(other)
+    from dataclasses import replace
+
+    from ..core.move import Move
+    from ..formats.render import move_text
+
+    words = [move_text(Move.from_record(ranking.moves[k], spec), spec, board, args.coords) for k in (0, i)]
     try:
         if args.json:
-            sys.stdout.write(json.dumps({"choice": best.as_dict(), "move": other.as_dict(),
+            sys.stdout.write(json.dumps({"choice": {**best.as_dict(), "word": words[0]},
+                                         "move": {**other.as_dict(), "word": words[1]},
                                          "difference": {k: round(x, 4) for k, x in d.items()}},
                                         ensure_ascii=False) + "\n")
             return 0
+        # shown as people read them (the JSON keeps the GCG text in move and adds word)
+        best, other = replace(best, move=words[0]), replace(other, move=words[1])
         con = Console()
         used = _used_terms([best, other])
         t = Table(title=escape(f"{args.engine}: {title}: why not {other.move}?"))

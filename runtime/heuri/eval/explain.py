@@ -159,27 +159,37 @@ def _key(mv, spec):
 
 
 def find_move(ranking, spec, text: str, board=None) -> int:
-    """The index in ``ranking`` of the move typed as ``text``: GCG notation (``8D DJINN``,
-    ``H4 .AZY``, ``-V``, ``-``), played-through letters written out or as ``.``; a whole
-    word with the played-through tiles in parentheses (``8G CA([RR])OÑE``) is read too.
-    ``board``: the position's :class:`heuri.core.board.Board` (None: an empty board).
-    Raises ExplainError (a ValueError) naming the move when it is not legal here or not
-    among the ranked candidates, MoveError when it cannot be read."""
+    """The index in ``ranking`` of the move typed as ``text``: as people write it, the whole
+    word with the played-through tiles in parentheses and multi-letter tiles as letters
+    (``10H TULL(I)D``, ``8G CA(RR)OÑE``, :func:`heuri.formats.render.parse_move_text`), or
+    GCG notation (``8D DJINN``, ``10H TU[LL].D``, ``-V``, ``-``). A bare word that reads
+    both ways (Spanish ``LL``: one tile or two) is looked up the players' way first, then
+    as GCG. ``board``: the position's :class:`heuri.core.board.Board` (None: an empty
+    board). Raises ExplainError (a ValueError) naming the move when it is not legal here or
+    not among the ranked candidates, MoveError when it cannot be read either way."""
+    from ..core.errors import MoveError
     from ..core.move import Exchange, Move
+    from ..formats.render import parse_move_text
 
-    typed = text.strip()
-    if "(" in typed or ")" in typed:
-        typed = typed.replace("(", "").replace(")", "")
-    mv = Move.from_gcg(typed, board, spec)
-    want = _key(mv, spec)
-    count_only = isinstance(mv, Exchange) and mv.tiles is None
-    for i in range(len(ranking)):
-        got = Move.from_record(ranking.moves[i], spec)
-        if count_only:
-            if isinstance(got, Exchange) and got.count == mv.count:
+    readings, first_error = [], None
+    for read in (lambda: parse_move_text(text, spec, board),
+                 lambda: Move.from_gcg(text.strip().replace("(", "").replace(")", ""), board, spec)):
+        try:
+            readings.append(read())
+        except MoveError as e:
+            first_error = first_error or e
+    if not readings:
+        raise first_error
+    for mv in readings:
+        want = _key(mv, spec)
+        count_only = isinstance(mv, Exchange) and mv.tiles is None
+        for i in range(len(ranking)):
+            got = Move.from_record(ranking.moves[i], spec)
+            if count_only:
+                if isinstance(got, Exchange) and got.count == mv.count:
+                    return i
+                continue
+            if _key(got, spec) == want:
                 return i
-            continue
-        if _key(got, spec) == want:
-            return i
     raise ExplainError(f"move {text!r} is not among the {len(ranking)} legal moves of this position "
                        f"(a word not in the lexicon, tiles not on the rack, or a square taken)")

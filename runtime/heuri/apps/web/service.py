@@ -661,7 +661,8 @@ class Service:
         """``{lang, cgp, engine, top, k, top_n, exact, move}`` → ``{lang, engine, count, terms,
         why_not, legend, warning}``: each of the first ``top`` moves of :meth:`best`'s ranking
         (the same evaluator and options) as its named terms (``terms``: a list of
-        :meth:`heuri.eval.explain.MoveTerms.as_dict`, points, adding up to ``equity``);
+        :meth:`heuri.eval.explain.MoveTerms.as_dict`, points, adding up to ``equity``, with
+        ``word``, the move as people read it, ``8G CA(RR)OÑE``);
         with ``move`` (GCG text, ``8D VERBE``, ``-V``), ``why_not`` is ``{choice, move,
         difference}``: that move's terms, the engine's choice's, and choice − move per term
         (a placement the engine did not re-value with the board after it is re-valued for
@@ -681,7 +682,13 @@ class Service:
         spec = pack.spec
         with self._evaluator(pack, engine, **opts) as ev:
             ranking = ev.rank(pos)
-        terms = [t.as_dict() for t in explain_ranking(ranking, spec, top)]
+        from ...core.move import Move
+
+        def with_word(terms, i: int) -> dict:
+            # the move as people read it beside its GCG text (the panel shows the word)
+            return {**terms.as_dict(), "word": _word(Move.from_record(ranking.moves[i], spec), spec, pos.board)}
+
+        terms = [with_word(t, i) for i, t in enumerate(explain_ranking(ranking, spec, top))]
         why = None
         if move is not None:
             i = find_move(ranking, spec, move, pos.board)
@@ -690,7 +697,7 @@ class Service:
                     ranking = ev.rank(pos)
                 i = find_move(ranking, spec, move, pos.board)
             best, other = move_terms(ranking, spec, 0), move_terms(ranking, spec, i)
-            why = {"choice": best.as_dict(), "move": other.as_dict(),
+            why = {"choice": with_word(best, 0), "move": with_word(other, i),
                    "difference": {key: round(x, 4) for key, x in best.difference(other).items()}}
         return {"lang": spec.code, "lexicon": spec.lexicon, "engine": engine, "count": len(ranking),
                 "terms": terms, "why_not": why, "legend": [list(x) for x in TERMS],

@@ -97,7 +97,7 @@ window.Explain = (function () {
     const box = node("div", { class: "ex-bars" });
     shown.forEach((r, i) => {
       const line = node("div", { class: "ex-line" + (i === E.sel ? " on" : ""), "data-i": String(i) });
-      line.append(node("span", { class: "ex-mv" }, `${r.rank}. ${r.move}${r.lanes_known === false ? " ?" : ""}`),
+      line.append(node("span", { class: "ex-mv" }, `${r.rank}. ${moveLabel(r)}${r.lanes_known === false ? " ?" : ""}`),
                   bar(r, terms, lo, hi),
                   node("span", { class: "ex-v" }, r.equity.toFixed(2)));
       line.addEventListener("click", () => select(i));
@@ -106,20 +106,26 @@ window.Explain = (function () {
     return box;
   }
 
+  // a move as the page writes it: the whole word (8G CA(RR)OÑE) in the page's coordinates
+  function moveLabel(r) {
+    const text = r.word || r.move;
+    return window.heuriCoords ? window.heuriCoords.show(text) : text;
+  }
+
   // "why not X?": the move beside the engine's choice, per term and the difference
   function sideBySide(w, terms) {
     const c = w.choice, m = w.move;
     const box = node("div", { class: "ex-why" });
     if (c.rank === m.rank) {
-      box.append(node("p", { class: "info" }, t("{move} is the engine's choice; pick another move of the list to compare it.", { move: m.move })));
+      box.append(node("p", { class: "info" }, t("{move} is the engine's choice; pick another move of the list to compare it.", { move: moveLabel(m) })));
     } else {
       box.append(node("p", { class: "info" }, t("Why not {move}? The engine prefers {choice}: {diff} points more.",
-        { move: m.move, choice: c.move, diff: w.difference.equity.toFixed(2) })));
+        { move: moveLabel(m), choice: moveLabel(c), diff: w.difference.equity.toFixed(2) })));
     }
     const tab = node("table", { class: "moves ex-table" });
     const hr = node("tr");
-    hr.append(node("th", {}, t("term")), node("th", {}, t("{move} (choice)", { move: c.move })),
-              node("th", {}, `${m.move} (#${m.rank})`), node("th", {}, t("difference")));
+    hr.append(node("th", {}, t("term")), node("th", {}, t("{move} (choice)", { move: moveLabel(c) })),
+              node("th", {}, `${moveLabel(m)} (#${m.rank})`), node("th", {}, t("difference")));
     const th = node("thead");
     th.append(hr);
     tab.append(th);
@@ -202,7 +208,7 @@ window.Explain = (function () {
     }
   }
 
-  async function whyNot(move) {
+  async function whyNot(move, label) {
     if (!E.data) return;
     const text = (move || "").trim();
     const err = document.getElementById("explain-error");
@@ -212,7 +218,7 @@ window.Explain = (function () {
       const d = await post({ move: text, top: 1 });
       if (seq !== E.seq) return;
       draw(d.why_not);
-      document.getElementById("explain-move").value = text;
+      document.getElementById("explain-move").value = label || text;
     } catch (e) {
       const err2 = document.getElementById("explain-error");
       if (err2) err2.textContent = String(e.message || e);
@@ -224,7 +230,7 @@ window.Explain = (function () {
   function select(i) {
     if (!E.data || !E.data.terms[i]) return;
     E.sel = i;
-    whyNot(E.data.terms[i].move);
+    whyNot(E.data.terms[i].move, moveLabel(E.data.terms[i]));
   }
 
   function reset() { E.data = null; E.seq++; const p = document.getElementById("explain"); if (p) p.textContent = ""; }
