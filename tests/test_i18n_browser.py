@@ -152,3 +152,24 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert pg.errors == []
     finally:
         ctx.close()
+
+
+def test_the_duplicate_trainer_speaks_the_page_language(server, browser, shots):  # noqa: F811
+    """The trainer's form is built once the page's catalogue is loaded: its labels in
+    French (Spanish after the switch), and a French page's trainer writes FISF by default."""
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 900})
+    try:
+        pg = _open(ctx, server + "/")
+        pg.click('#tabs button[data-view="trainer"]')
+        assert pg.inner_text("#tr-start") == "Commencer une partie"
+        assert pg.input_value("#tr-notation") == "fisf"
+        assert pg.locator("#tr-seed").get_attribute("placeholder") != "random"
+        with pg.expect_navigation():
+            pg.select_option("#ui-lang", "es")
+        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        pg.wait_for_selector("#tr-start", state="attached")
+        assert pg.text_content("#tr-start") == "Empezar una partida"
+        assert pg.input_value("#tr-notation") == "gcg"  # a Spanish page: standard coordinates
+        assert pg.errors == []
+    finally:
+        ctx.close()

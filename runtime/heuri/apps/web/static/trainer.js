@@ -49,6 +49,8 @@
                       t("Coordinates") + " ");
     const ns = node("select", { id: "tr-notation" });
     ns.append(node("option", { value: "gcg" }, t("8D WORD across (GCG)")), node("option", { value: "fisf" }, t("H4 WORD across (FISF)")));
+    // the page's coordinates setting (FISF by default on a French page) is the trainer's default
+    if (window.heuriCoords && window.heuriCoords.get() === "fisf") ns.value = "fisf";
     nota.append(ns);
     const name = node("label", {}, t("Name") + " ");
     name.append(node("input", { id: "tr-player", size: "10", maxlength: "40", placeholder: t("me") }));
@@ -408,8 +410,9 @@
     drawTiles(); drawPlaced();
   }
 
-  document.addEventListener("DOMContentLoaded", () => {
+  document.addEventListener("DOMContentLoaded", async () => {
     if (!q("#trainer")) return;
+    if (window.i18nReady) await window.i18nReady;  // its labels in the page's language
     build();
     const showLang = () => say("#tr-lang", langText());
     q("#lang").addEventListener("change", () => setTimeout(showLang, 0));
