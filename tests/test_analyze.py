@@ -444,3 +444,19 @@ def test_partial_racks_are_marked_and_left_out(real):
     assert s["p2"]["partial_racks"] > 0
     html = game_html(g)
     assert 'badge unknown partial' in html and 'id="summary-help"' in html
+
+
+def test_a_pass_is_said_in_the_pages_language(real):
+    """es/001's passes (turn 16: ?ACCEMO, the engine's best 2A CArCOME) read "pase" on the
+    Spanish page and "pass" on the English one; placements read the same in both."""
+    from heuri.report import game_html
+
+    g = real["es/001"]
+    passes = [r["turn"] for r in g.rows if r["move"] == "-"]
+    assert 16 in passes
+    es, en = game_html(g), game_html(g, ui_lang="en")
+    for html, word in ((es, "pase"), (en, "pass")):
+        table = html[html.index('<table id="turns">'):]
+        row = re.search(r'<tr class="turnrow[^"]*"[^>]*data-turn="16".*?</tr>', table, re.S).group(0)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        assert cells[3].startswith(word) and cells[7] == "2A CArCOME", cells

@@ -143,14 +143,22 @@ def game_plots(g: "GameAnalysis", ui_lang: str | None = None) -> dict[str, str]:
     return out
 
 
-def _words(r: dict, coords: str) -> dict:
+def _said(word: str, _) -> str:
+    """A move's word in the page's language: the pass is a word of the language (``pase``,
+    ``passe``); a placement or an exchange reads the same in every language."""
+    return _("pass") if word == "pass" else word
+
+
+def _words(r: dict, coords: str, _=None) -> dict:
     """``{word, best_word, bingo_word}``: a row's moves as people read them, in ``coords``
-    (a row written before those columns existed shows its GCG text)."""
+    (a row written before those columns existed shows its GCG text); ``_``: the page's
+    translator (a pass in its language)."""
     from ..formats.render import recoord
 
-    return {"word": recoord(r.get("word") or r.get("move") or "", coords),
-            "best_word": recoord(r.get("best_word") or r.get("best") or "", coords),
-            "bingo_word": recoord(r.get("best_bingo_word") or r.get("best_bingo") or "", coords)}
+    _ = _ or (lambda x: x)
+    return {"word": _said(recoord(r.get("word") or r.get("move") or "", coords), _),
+            "best_word": _said(recoord(r.get("best_word") or r.get("best") or "", coords), _),
+            "bingo_word": _said(recoord(r.get("best_bingo_word") or r.get("best_bingo") or "", coords), _)}
 
 
 def _gcg_word(text: str, board, coords: str) -> str:
@@ -185,7 +193,7 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "s
         # the engine's best beside the move played when it differs (a move not in the lexicon: always)
         second = v.best if (v.best is not None and (r.get("equity_lost") not in (None, 0.0) or r.get("off_list"))) \
             else None
-        words = _words(r, coords)
+        words = _words(r, coords, _)
         label = _("turn {n}: {player} {move}").format(n=r["turn"], player=r["player"], move=words["word"])
         # the engine's choice drawn on its own small board (the board before the turn, with it)
         choice = None
@@ -197,7 +205,7 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "s
         alts = list(v.alternatives)
         pt = v.played_terms
         extra = pt if pt is not None and not any(a.rank == pt.rank and pt.rank for a in alts) else None
-        alt_words = {a.move: _gcg_word(a.move, v.before, coords) for a in alts + ([extra] if extra else [])}
+        alt_words = {a.move: _said(_gcg_word(a.move, v.before, coords), _) for a in alts + ([extra] if extra else [])}
         turns.append({"row": r, "svg": board_svg(v.board, played=v.played if isinstance(v.played, Placement) else None,
                                                   second=second if isinstance(second, Placement) else None,
                                                   label=label, rows_as_letters=coords == "fisf", premium=premium),
@@ -289,9 +297,11 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     if ui_lang is None:
         langs = {s.get("lang") for s in summaries}
         ui_lang = langs.pop() if len(langs) == 1 else None
+    from .i18n import translator
+
     t = batch_tables(summaries, rows)
     for p in t["players"]:
-        p["worst"] = [{**w, **_words(w, coords)} for w in p["worst"]]
+        p["worst"] = [{**w, **_words(w, coords, translator(ui_lang))} for w in p["worst"]]
     lexicons = list(dict.fromkeys(s.get("lexicon") or "?" for s in summaries))
     off = [s.get("off_list") or 0 for s in summaries]
     return _env(ui_lang).get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],

@@ -247,12 +247,16 @@ def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str =
     "the record names lexicon CSW21; heuri's en pack answers with another word list: sowpods 1.1.0 (SOWPODS, Collins)"
     >>> named_lexicon_warning("sowpods", load_spec("en")) is None
     True
+    >>> named_lexicon_warning("sowpods 1.1.0 (SOWPODS, Collins)", load_spec("en")) is None
+    True
     """
     lex = (lexicon or "").strip()
     if not lex:
         return None
     own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
-    if lex.upper() in own:
+    # the pack's own name written whole ("an-array-of-spanish-words 2.0.0", as heuri's own
+    # records write it), or one word of it ("sowpods")
+    if lex.upper() in own or " ".join(lex.split()).upper() == " ".join(spec.lexicon.split()).upper():
         return None
     return f"{what} names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
 

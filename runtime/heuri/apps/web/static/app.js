@@ -212,7 +212,7 @@ async function rank() {
     const tb = $("#moves tbody");
     d.rows.forEach((m, i) => {
       const tr = el("tr", { class: "moverow", "data-i": String(i) });
-      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, m.word || m.move), el("td", {}, String(m.score)),
+      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, heuriCoords.said(m.word || m.move)), el("td", {}, String(m.score)),
                 el("td", {}, m.bingo_expectation.toFixed(2)), el("td", {}, m.bingo_probability.toFixed(3)),
                 el("td", { class: "v" }, m.equity.toFixed(2)),
                 el("td", { class: "mv" }, m.leave), el("td", { class: "fish" }, m.fish ? t("fish") : ""));
@@ -375,9 +375,9 @@ async function loadGame() {
     const tr = el("tr", { class: "turnrow" + (t.off_list ? " offlist" : ""), "data-i": String(i) });
     const lost = el("td", {}, t.equity_lost == null ? "" : t.equity_lost.toFixed(1));
     if (t.off_list) { lost.textContent = ""; lost.append(el("span", { class: "badge offlist", title: t.off_words }, window.t("not in {lexicon}", { lexicon: g.lexicon }))); }
-    tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, t.word || t.move),
+    tr.append(el("td", {}, String(t.n)), el("td", {}, t.nick), el("td", { class: "mv" }, t.rack), el("td", { class: "mv" }, heuriCoords.said(t.word || t.move)),
               el("td", {}, String(t.score)), el("td", {}, String(t.total)), lost,
-              el("td", { class: "mv" }, t.best && t.best !== t.move ? t.best_word || t.best : ""));
+              el("td", { class: "mv" }, t.best && t.best !== t.move ? heuriCoords.said(t.best_word || t.best) : ""));
     tr.addEventListener("click", () => showTurn(i));
     tb.append(tr);
   });
@@ -396,12 +396,12 @@ function showTurn(i) {
   row.classList.add("on");
   row.scrollIntoView({ block: "nearest" });
   const pts = `${t.score >= 0 ? "+" : ""}${t.score}`;
-  let txt = t.rack ? window.t("{player} with {rack}: {move} {points}, total {total}", { player: t.nick, rack: t.rack, move: t.word || t.move, points: pts, total: t.total })
-                   : window.t("{player}: {move} {points}, total {total}", { player: t.nick, move: t.word || t.move, points: pts, total: t.total });
+  let txt = t.rack ? window.t("{player} with {rack}: {move} {points}, total {total}", { player: t.nick, rack: t.rack, move: heuriCoords.said(t.word || t.move), points: pts, total: t.total })
+                   : window.t("{player}: {move} {points}, total {total}", { player: t.nick, move: heuriCoords.said(t.word || t.move), points: pts, total: t.total });
   if (t.after && t.after.length) txt += " · " + window.t("then {events}", { events: t.after.join(" · ") });
   if (t.off_list) txt += " · " + window.t("not in {lexicon}: {words} (not scored)", { lexicon: g.lexicon, words: t.off_words });
   if (g.analysed && t.best) {
-    const best = { engine: g.engine, move: t.best_word || t.best, v: t.best_v.toFixed(1) };
+    const best = { engine: g.engine, move: heuriCoords.said(t.best_word || t.best), v: t.best_v.toFixed(1) };
     txt += " · " + (t.off_list ? window.t("{engine} plays {move} (v {v}, dashed)", best)
          : t.equity_lost ? window.t("equity lost {lost}: {engine} plays {move} (v {v}, dashed)", { lost: t.equity_lost.toFixed(2), ...best })
                          : window.t("{engine} agrees", best));
@@ -701,7 +701,7 @@ async function playHint() {
     const m = d.rows[0];
     S.hintTurn = turn;
     $("#play-hint-text").textContent = t("Hint: {move}, {score} points (equity {equity}).",
-                                         { move: m.word || m.move, score: m.score, equity: m.equity.toFixed(1) });
+                                         { move: heuriCoords.said(m.word || m.move), score: m.score, equity: m.equity.toFixed(1) });
   } catch (e) { $("#play-hint-text").textContent = ""; showError("#play-error", e); }
 }
 

@@ -24,9 +24,15 @@ window.heuriCoords = {
     const col = String.fromCharCode(65 + c);
     return across ? `${r + 1}${col}` : `${col}${r + 1}`;
   },
+  // A move's word in the page's language: the pass is a word of the language (pase, passe);
+  // placements and exchanges read the same everywhere.
+  said(text) {
+    return text === "pass" && window.t ? window.t("pass") : text || "";
+  },
   // A move text in standard coordinates (8G CA(RR)OÑE) in the setting's notation; other
   // text (-QV, pass) as it is.
   show(text) {
+    if (text === "pass") return this.said(text);
     if (!text || this.get() !== "fisf") return text || "";
     const m = /^(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))(\s.*)?$/.exec(text);
     if (!m) return text;
