@@ -81,6 +81,26 @@ def test_click_on_a_premium_label_selects_the_square(page):
     assert page.errors == []
 
 
+def test_typing_a_word_on_the_board(page):
+    """Click a square and type a word: each letter moves the selection on (across; down after
+    the down arrow); Backspace on the empty square after a word takes its last letter back."""
+    page.click('#tabs button[data-view="position"]')
+    page.click("#clear")
+    page.wait_for_function("() => document.querySelector('#cgp').value.startsWith('15/15/15/15/15/15/15/15/')")
+    page.click('#pos-board rect.sq[data-sq="8H"]')
+    page.keyboard.type("perro")
+    page.wait_for_function("() => document.querySelector('#cgp').value.split('/')[7] === '7PERRO3'")
+    assert page.evaluate("S.sel") == [7, 12]
+    page.keyboard.press("Backspace")
+    page.wait_for_function("() => document.querySelector('#cgp').value.split('/')[7] === '7PERR4'")
+    page.click('#pos-board rect.sq[data-sq="9H"]')
+    page.keyboard.press("ArrowDown")  # down from 9H: the next letters go down from 10H
+    page.keyboard.type("os")
+    page.wait_for_function("() => document.querySelector('#cgp').value.split('/').slice(9, 11).join('/') === '7O7/7S7'")
+    page.click("#clear")
+    assert page.errors == []
+
+
 def test_palette_values_clear_of_two_letter_tiles(page):
     """CH, LL and RR in the palette: the letters and the value do not overlap."""
     page.click('#tabs button[data-view="position"]')

@@ -159,14 +159,18 @@ function cgpOf() {
 
 async function refresh() {
   showError("#pos-error", null);
+  // letters typed quickly send several requests: only the last answer is drawn, so that an
+  // earlier answer's grid does not undo the letters typed after it
+  const seq = S.refreshSeq = (S.refreshSeq || 0) + 1;
   try {
     const d = await api("/api/position", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf() });
+    if (seq !== S.refreshSeq) return;
     S.grid = d.grid;
     S.position = d;
     $("#cgp").value = d.cgp;
     drawPosition(d.svg);
     showPositionInfo(d);
-  } catch (e) { positionError(e); }
+  } catch (e) { if (seq === S.refreshSeq) positionError(e); }
 }
 
 // a refused position: next to the rack when the rack is at fault, else above the moves
@@ -286,18 +290,37 @@ function setSquare(tok) {
   refresh();
 }
 
+// the selected square moves by (dr, dc) when the board has a square there
+function stepSelection(dr, dc) {
+  const [r, c] = S.sel;
+  const nr = r + dr, nc = c + dc;
+  if (nr < 0 || nc < 0 || nr >= N || nc >= N) return false;
+  S.sel = [nr, nc];
+  return true;
+}
+
+// typing on the board writes a word: each letter moves the selection on, across or down as
+// the last arrow key pointed (across at first); Backspace on an empty square steps back
 function positionKeys(ev) {
   if (!S.sel || document.activeElement !== $("#pos-board")) return;
   const [r, c] = S.sel;
   const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  const step = S.editDown ? [1, 0] : [0, 1];
   if (moves[ev.key]) {
     ev.preventDefault();
-    S.sel = [Math.min(N - 1, Math.max(0, r + moves[ev.key][0])), Math.min(N - 1, Math.max(0, c + moves[ev.key][1]))];
+    S.editDown = ev.key === "ArrowUp" || ev.key === "ArrowDown";
+    stepSelection(...moves[ev.key]);
     drawPosition(S.position.svg);
-  } else if (ev.key === "Backspace" || ev.key === "Delete" || ev.key === " ") {
+  } else if (ev.key === "Backspace") {
+    ev.preventDefault();
+    if (!S.grid[r][c]) stepSelection(-step[0], -step[1]);
+    setSquare("");
+  } else if (ev.key === "Delete" || ev.key === " ") {
     ev.preventDefault(); setSquare("");
   } else if (ev.key.length === 1 && /\p{L}/u.test(ev.key)) {
-    ev.preventDefault(); setSquare(ev.key);
+    ev.preventDefault();
+    setSquare(ev.key);  // the letter on its square (the board is redrawn once the server answers) ...
+    stepSelection(...step);  // ... by then with the selection on the next square
   } else if (ev.key === "Escape") {
     S.sel = null; drawPosition(S.position.svg);
   }
@@ -308,7 +331,7 @@ function palette(ev) {
   if (!b) return;
   const t = b.getAttribute("data-tile");
   if (S.sel && S.paletteToBoard) {
-    if (t !== "?" && t !== "⌫") setSquare(t);
+    if (t !== "?" && t !== "⌫") { setSquare(t); stepSelection(...(S.editDown ? [1, 0] : [0, 1])); }
     else if (t === "⌫") setSquare("");
     $("#pos-board").focus();
     return;
