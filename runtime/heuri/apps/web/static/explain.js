@@ -118,6 +118,7 @@ window.Explain = (function () {
     const box = node("div", { class: "ex-why" });
     if (c.rank === m.rank) {
       box.append(node("p", { class: "info" }, t("{move} is the engine's choice; pick another move of the list to compare it.", { move: moveLabel(m) })));
+      return box;  // no table of the choice beside itself
     } else {
       box.append(node("p", { class: "info" }, t("Why not {move}? The engine prefers {choice}: {diff} points more.",
         { move: moveLabel(m), choice: moveLabel(c), diff: w.difference.equity.toFixed(2) })));
