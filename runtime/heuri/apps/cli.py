@@ -1485,8 +1485,8 @@ def compile_notice(file=None) -> bool:
     returns whether it said so."""
     if kernels_cached() is not False:
         return False
-    print("heuri: compiling the move generator and the evaluator, once (about 30 s to a minute; "
-          "later runs load them from the cache)...", file=file or sys.stderr, flush=True)
+    print("heuri: compiling the move generator and the evaluator, once (1-3 minutes on 2 cores, more "
+          "on a busy machine; later runs load them from the cache)...", file=file or sys.stderr, flush=True)
     return True
 
 
