@@ -139,10 +139,12 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         shot = shots / "serve-es-infer.png"
         pg.screenshot(path=str(shot))
         print(f"screenshot: {shot}")
-        # and English
+        # and English: the page comes back on the view it was showing
         with pg.expect_navigation():
             pg.select_option("#ui-lang", "en")
         pg.wait_for_function("() => document.documentElement.lang === 'en'")
+        pg.wait_for_selector("#view-play.on")
+        pg.click('#tabs button[data-view="position"]')
         pg.wait_for_selector("#pos-board svg rect.sq")
         assert _labels(pg) == {"tabs": ["Position", "Game", "Play", "Duplicate"], "rank": "Rank moves", "rack": "Rack",
                                "lang": "en", "switch": "en", "placeholder": "e.g. AEIRS[CH]?"}

@@ -788,6 +788,8 @@ function showView(name) {
   document.querySelectorAll(".view").forEach((v) => v.classList.toggle("on", v.id === `view-${name}`));
   S.view = name;
   showLangOf(name);
+  // the view in the address (#play), so that a reload (the Interface switch) comes back to it
+  try { history.replaceState(null, "", name === "position" ? location.pathname : `#${name}`); } catch (e) { /* no history */ }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -845,5 +847,7 @@ document.addEventListener("DOMContentLoaded", () => {
     if (S.play) drawPlay(S.play);
   });
   S.view = "position";
+  const asked = location.hash.slice(1);
+  if (["game", "play", "trainer"].includes(asked)) showView(asked);
   init().catch((e) => showError("#pos-error", e));
 });
