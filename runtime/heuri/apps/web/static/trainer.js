@@ -28,6 +28,12 @@
   function say(id, text) { q(id).textContent = text || ""; }
 
   // -- the view's parts -----------------------------------------------------------------------
+  // a percentage with one decimal as the page's language writes it (76,3 in French and Spanish)
+  function pct1(x) {
+    const lang = (window.I18N && window.I18N.lang) || "en";
+    return x.toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  }
+
   function build() {
     const root = q("#trainer");
     const setup = node("div", { class: "row", id: "tr-setup" });
@@ -128,7 +134,7 @@
     T.placed = []; T.pick = null; T.sent = false;
     q("#tr-blank").hidden = true;
     const tot = d.totals;
-    const pct = d.history.length ? t("{pct} %", { pct: tot.percent.toFixed(1) }) : "–";
+    const pct = d.history.length ? t("{pct} %", { pct: pct1(tot.percent) }) : "–";
     say("#tr-head", t("Turn {n} of {all} · you {you} / top {top} ({pct}) · tops found: {tops} · {lang}, lexicon {lexicon}",
                       { n: d.turn, all: d.turns, you: tot.you, top: tot.top, pct, tops: tot.tops, lang: d.lang, lexicon: d.lexicon }));
     q("#tr-sheet").hidden = false;
@@ -264,7 +270,7 @@
     if (r.tops.length > 1) top.append(document.createTextNode(" " + t("Equal tops: {moves}.", { moves: r.tops.slice(1).join(", ") })));
     const tot = d.totals;
     const run = node("p", { id: "tr-total" }, t("So far: you {you} of {top} points ({pct} %), tops found: {tops} of {n}.",
-                                                  { you: tot.you, top: tot.top, pct: tot.percent.toFixed(1), tops: tot.tops, n: d.history.length }));
+                                                  { you: tot.you, top: tot.top, pct: pct1(tot.percent), tops: tot.tops, n: d.history.length }));
     const why = [];
     why.push(r.bingo_moves ? t("Bingos on this board with this draw: {n}.", { n: r.bingo_moves }) : t("No bingo with this draw on this board."));
     if (r.p_septet !== null && r.p_septet !== undefined) why.push(t("Before the draw, the chance of a rack spelling a word was {p} %.", { p: (100 * r.p_septet).toFixed(1) }));
@@ -277,7 +283,7 @@
     if (!d.over) return;
     const tot = d.totals;
     box.append(node("p", { id: "tr-final" }, t("Game over: you scored {you} of the master game's {top} points ({pct} %), with {tops} tops in {n} turns.",
-                                               { you: tot.you, top: tot.top, pct: tot.percent.toFixed(1), tops: tot.tops, n: d.turns })));
+                                               { you: tot.you, top: tot.top, pct: pct1(tot.percent), tops: tot.tops, n: d.turns })));
     if (d.seed !== null && d.seed !== undefined) {
       box.append(node("p", { class: "hint" }, t("This master game is seed {seed}: heuri duplicate new --lang {lang} --seed {seed} writes it.", { seed: d.seed, lang: d.lang })));
     }
