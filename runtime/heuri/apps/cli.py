@@ -636,7 +636,11 @@ def _why_not(args, spec, ranking, board, title, rerank) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from dataclasses import replace
+
+    from ..core.move import Move
     from ..eval.explain import TERMS, find_move, move_terms
+    from ..formats.render import move_text
 
     i = find_move(ranking, spec, args.why_not, board)
     if not move_terms(ranking, spec, i).lanes_known:
@@ -646,11 +650,6 @@ def _why_not(args, spec, ranking, board, title, rerank) -> int:
         i = find_move(ranking, spec, args.why_not, board)
     best, other = move_terms(ranking, spec, 0), move_terms(ranking, spec, i)
     d = best.difference(other)
-    from dataclasses import replace
-
-    from ..core.move import Move
-    from ..formats.render import move_text
-
     words = [move_text(Move.from_record(ranking.moves[k], spec), spec, board, args.coords) for k in (0, i)]
     try:
         if args.json:

@@ -180,16 +180,15 @@ def find_move(ranking, spec, text: str, board=None) -> int:
             first_error = first_error or e
     if not readings:
         raise first_error
+    ranked = [Move.from_record(ranking.moves[i], spec) for i in range(len(ranking))]
+    keys = [_key(got, spec) for got in ranked]
     for mv in readings:
-        want = _key(mv, spec)
-        count_only = isinstance(mv, Exchange) and mv.tiles is None
-        for i in range(len(ranking)):
-            got = Move.from_record(ranking.moves[i], spec)
-            if count_only:
-                if isinstance(got, Exchange) and got.count == mv.count:
-                    return i
-                continue
-            if _key(got, spec) == want:
-                return i
+        if isinstance(mv, Exchange) and mv.tiles is None:  # "-3": any exchange of that many tiles
+            hit = next((i for i, got in enumerate(ranked) if isinstance(got, Exchange) and got.count == mv.count), None)
+        else:
+            want = _key(mv, spec)
+            hit = next((i for i, k in enumerate(keys) if k == want), None)
+        if hit is not None:
+            return hit
     raise ExplainError(f"move {text!r} is not among the {len(ranking)} legal moves of this position "
                        f"(a word not in the lexicon, tiles not on the rack, or a square taken)")

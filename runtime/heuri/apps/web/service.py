@@ -1020,9 +1020,12 @@ class Service:
         [{leave, prob, prior}], tiles: [{tile, expected, prior}]}``: the ten likeliest
         leaves, and the tiles whose expected count in the leave moved most from the prior.
         heuri having not moved yet is a 409."""
+        from ...core.game import tile_ids
         from ...core.move import Exchange, Pass
         from ...search.inference import infer_from_position
-        from ...play.siu.backend import leave_text
+
+        def leave_text(counts) -> str:  # rack text, ``?`` a blank; ``-`` for nothing kept
+            return spec.format_tiles(tile_ids(counts), blank="?") or "-"
 
         g = self._game(gid)
         with g.lock:
@@ -1044,10 +1047,10 @@ class Service:
         post_x, prior_x = inf.tile_expectation()
         eye = np.eye(spec.n_kinds, dtype=np.int64)
         order = np.argsort(-np.abs(post_x - prior_x), kind="stable")
-        tiles = [{"tile": leave_text(eye[t], spec), "expected": round(float(post_x[t]), 3),
+        tiles = [{"tile": leave_text(eye[t]), "expected": round(float(post_x[t]), 3),
                   "prior": round(float(prior_x[t]), 3)}
                  for t in order[:8] if post_x[t] > 0 or prior_x[t] > 0]
-        leaves = [{"leave": leave_text(inf.leaves[i], spec), "prob": round(float(inf.posterior[i]), 4),
+        leaves = [{"leave": leave_text(inf.leaves[i]), "prob": round(float(inf.posterior[i]), 4),
                    "prior": round(float(inf.prior[i]), 4)} for i in range(min(10, len(inf.leaves)))]
         return {"move": word if isinstance(mv, Exchange) else mv.gcg(spec), "word": word,
                 "leave_size": int(inf.leave_size), "exact": bool(inf.exact), "samples": int(inf.samples),
@@ -1062,7 +1065,7 @@ class Service:
         with g.lock:
             g.touched = self.clock()
             nicks = ("you", "heuri") if g.you == 0 else ("heuri", "you")
-            names = tuple(g.name if n == "you" else f"heuri ({g.engine})" for n in nicks)
+            names = tuple((g.name or "You") if n == "you" else f"heuri ({g.engine})" for n in nicks)
             over = g.game.over
             rec = game_to_gcg(g.game, nicks=nicks, names=names, lexicon=g.pack.spec.lexicon,
                               title=f"heuri serve, seed {g.seed}" if over else "heuri serve")
@@ -1080,16 +1083,16 @@ class Service:
 MAX_NAME = 40
 
 
-def _player_name(req: dict, field: str) -> str:
+def _player_name(req: dict, field: str) -> str | None:
     """Field ``field``: a player's name for the scoreboard and the GCG ``#player`` line
-    (default "You"): at most :data:`MAX_NAME` characters, letters, digits, spaces and
+    (None when none is given: the page says "you" in its language, the GCG "You"): at most :data:`MAX_NAME` characters, letters, digits, spaces and
     common punctuation; no line break or control character (a GCG line holds it).
     Raises HeuriError naming the field."""
     import unicodedata
 
     v = req.get(field)
     if v is None or (isinstance(v, str) and not v.strip()):
-        return "You"
+        return None
     if not isinstance(v, str):
         raise HeuriError(f"{field}: {_show(v)} is not a string")
     name = " ".join(v.split())
@@ -1199,7 +1202,7 @@ class _PlayGame:
         self.lock = threading.Lock()
         self.touched = now
         self.endgame = False
-        self.name = "You"
+        self.name: str | None = None  # None: no name given ("You" in the GCG)
         #: history index of each of your moves → its review (Service._review)
         self.reviews: dict[int, dict] = {}
 
@@ -1263,7 +1266,7 @@ class _PlayGame:
                           for t in range(spec.n_kinds) if unseen[t]],
                "svg": board_svg(p.board, played=last if not isinstance(last, Exchange) else None,
                                 label="game board"),
-               "history": hist, "names": {"you": None if self.name == "You" else self.name, "heuri": "heuri"},
+               "history": hist, "names": {"you": self.name, "heuri": "heuri"},
                "review": self.reviews.get(max(self.reviews)) if self.reviews else None, "can_exchange": p.bag_size >= spec.exchange_min_bag, "endgame": self.endgame,
                "result": None, "expires_s": int((FINISHED_S if p.over else IDLE_S) - (now - self.touched))}
         if p.over:
