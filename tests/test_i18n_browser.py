@@ -175,3 +175,45 @@ def test_the_duplicate_trainer_speaks_the_page_language(server, browser, shots):
         assert pg.errors == []
     finally:
         ctx.close()
+
+
+def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa: F811
+    """The server's refusals (a word not in the list, a coordinate it cannot read, a rack of
+    too many tiles) beside the field, in the page's language, with the move as typed; the
+    text typed stays in the field."""
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1000})
+    try:
+        pg = _open(ctx, server + "/")
+        pg.fill("#rack", "AEIOUBCDX")
+        pg.click("#rank")
+        pg.wait_for_function("() => document.querySelector('#rack-error').textContent !== ''")
+        assert pg.inner_text("#rack-error") == ("Le tirage AEIOUBCDX compte 9 lettres ; un tirage en compte 7. Écrivez "
+                                                "entre crochets une lettre de plusieurs caractères : [CH], [LL], [RR].")
+        pg.click('#tabs button[data-view="play"]')
+        pg.fill("#play-seed", "3")
+        pg.click("#play-new")
+        pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'à vous'")
+        pg.fill("#play-move", "8H SRIA")  # FISF on a French page: down from H8, over the centre
+        pg.press("#play-move", "Enter")
+        pg.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
+        assert pg.inner_text("#play-move-error") == "8H SRIA forme un mot absent du lexique : SRIA."
+        assert pg.input_value("#play-move") == "8H SRIA"
+        shot = shots / "serve-fr-refusal.png"
+        pg.screenshot(path=str(shot))
+        print(f"screenshot: {shot}")
+        with pg.expect_navigation():
+            pg.select_option("#ui-lang", "es")
+        pg.wait_for_selector("#view-play.on")
+        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        pg.fill("#play-seed", "3")
+        pg.click("#play-new")
+        pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
+        pg.fill("#play-move", "99 SOL")
+        pg.press("#play-move", "Enter")
+        pg.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
+        assert pg.inner_text("#play-move-error") == ("99 no es una coordenada: escribe la casilla como 8H para una "
+                                                     "palabra horizontal, H8 para una vertical.")
+        # the browser logs each refusal's 400; nothing else went wrong
+        assert [e for e in pg.errors if "status of 400" not in e] == []
+    finally:
+        ctx.close()

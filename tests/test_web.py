@@ -413,3 +413,90 @@ def test_what_heuri_may_hold(client, pack_en):
     assert float(np.sum(post_x)) == pytest.approx(got["leave_size"])
     assert client.get("/api/play/nope/infer").status_code == 404
     assert client.get(f"/api/play/{d['id']}/infer?coords=x").status_code == 400
+
+
+# -- refusals the page says in its own language ----------------------------------------------
+I18N_JS = Path(__file__).parent.parent / "runtime" / "heuri" / "apps" / "web" / "static" / "i18n.js"
+
+
+def _page_templates() -> dict[str, str]:
+    """The refusals the page says again in its language: i18n.js's ERRORS, kind[:form] → message."""
+    import re
+
+    text = I18N_JS.read_text(encoding="utf-8")
+    return dict(re.findall(r'^\s*"([a-z-]+(?::[a-z-]+)?)": N_\("(.*)"\),$', text, re.M))
+
+
+def _page_message(data: dict) -> str:
+    """The message the page shows for an API refusal, as i18n.js's heuriErrorText finds it:
+    the template of ``kind:form``, ``kind``, ``cause:form`` or ``cause``, filled from
+    ``params`` (the coordinates' examples come from the page). Fails when the template
+    needs a part the server did not send (the page would fall back to the English)."""
+    import re
+
+    templates = _page_templates()
+    p = dict(data.get("params") or {})
+    keys = [x for k in (data["kind"], p.get("cause")) if k for x in ([f"{k}:{p['form']}"] if p.get("form") else []) + [k]]
+    key = next(k for k in keys if k in templates)
+    p.update(across="8H", down="H8")
+    if isinstance(p.get("square"), list):
+        r, c = p["square"]
+        p["square"] = f"{r + 1}{chr(65 + c)}"
+    missing = set(re.findall(r"\{(\w+)\}", templates[key])) - set(p)
+    assert not missing, (key, missing, data)
+    return re.sub(r"\{(\w+)\}", lambda m: str(p[m.group(1)]), templates[key])
+
+
+@pytest.mark.parametrize("move, kind, message", [
+    ("1A AS", "centre-not-covered", "1A AS: the first move must cover the centre square, 8H."),
+    ("8H SRIA", "phony", "8H SRIA forms a word not in the word list: SRIA."),
+    ("8H SOL", "tiles-not-in-rack", "8H SOL: the rack A[CH]EIRS? lacks LO."),
+    ("8H", "malformed-play", "8H cannot be read as a move: write the coordinate, a space and the word (8H WORD), "
+                             "-ABC to exchange those tiles, or - to pass."),
+    ("99 SOL", "bad-coordinate", "99 is not a coordinate: write the square as 8H for a word across, H8 for a "
+                                 "word down."),
+    ("8N SERIA", "play-out-of-bounds", "8N SERIA runs off the board."),
+    ("Z9 SOL", "play-out-of-bounds", "Z9 SOL runs off the board."),
+])
+def test_a_refused_move_carries_its_parts(client, move, kind, message):
+    """A refused move answers its ``kind`` and ``params`` (the move as typed, the words, the
+    square), from which the page writes the message in its language (i18n.js)."""
+    r = client.post("/api/preview", json={"lang": "es", "cgp": OPENING, "move": move})
+    assert r.status_code == 400 and r.json()["kind"] == kind, r.text
+    assert r.json()["params"]["move"] == move
+    assert _page_message(r.json()) == message
+
+
+@pytest.mark.parametrize("rack, message", [
+    ("AEIOUBCDX", "The rack AEIOUBCDX has 9 tiles; a rack holds 7. Write a tile of several letters in brackets: "
+                  "[CH], [LL], [RR]."),
+    ("AEIK", "The rack AEIK: K is not a tile of this game."),
+    ("AEI1", "The rack AEI1: 1 is not a tile: write capital letters, ? for a blank and a tile of several letters "
+             "in brackets."),
+])
+def test_a_refused_rack_carries_its_parts(client, rack, message):
+    cgp = OPENING.replace("AEIRS[CH]?", rack)
+    r = client.post("/api/position", json={"lang": "es", "cgp": cgp})
+    assert r.status_code == 400 and r.json()["kind"] == "bad-rack", r.text
+    assert _page_message(r.json()) == message
+
+
+def test_every_page_template_is_translated_and_keeps_its_parts():
+    """Each refusal the page says again is in the Spanish and French catalogues, with the
+    same {parts} as the English (a translation that drops {move} would show a hole)."""
+    import re
+
+    from heuri.apps.i18n import messages
+
+    for lang in ("es", "fr"):
+        cat = messages(lang)
+        for key, english in _page_templates().items():
+            assert english in cat and cat[english] != english, (lang, key)
+            assert set(re.findall(r"\{(\w+)\}", cat[english])) == set(re.findall(r"\{(\w+)\}", english)), (lang, key)
+
+
+def test_a_warning_names_the_lexicons_for_the_page(client):
+    d = client.post("/api/position", json={"cgp": OPENING + " lex FILE2017;"}).json()
+    assert d["warning"] and d["warning_params"]["named"] == "FILE2017" and d["warning_params"]["pack"] == "es"
+    assert d["warning_params"]["words"] == d["lexicon"]
+    assert client.post("/api/position", json={"lang": "es", "cgp": OPENING}).json()["warning_params"] is None

@@ -109,6 +109,8 @@ def test_a_seeded_french_game_turn_by_turn(client, clock, pack_fr, tmp_path):
     res = d["result"]
     assert (res["score"], res["top"], res["top_score"]) == (0, "E3 (VAINQUE)NT", 38)
     assert "VAINQUENS" in res["reason"] and d["totals"]["top"] == 114
+    # and its parts, for the page to say it in its own language
+    assert (res["reason_kind"], res["reason_params"]) == ("phony", {"move": "E3 VAINQUENS", "words": "VAINQUENS"})
 
     # turn 4: handed in past the time and its grace: not taken
     _ok(client.post(f"/api/duplicate/{gid}/next", json={"turn": 3}))

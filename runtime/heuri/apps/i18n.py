@@ -52,7 +52,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 SOURCES: tuple[tuple[str, str, dict], ...] = (
     ("**/*.py", "python", {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}),
     ("apps/templates/*.html", "jinja2.ext:babel_extract", {"_": None, "gettext": None, "ngettext": (1, 2)}),
-    ("apps/web/static/*.js", "javascript", {"t": None}),
+    ("apps/web/static/*.js", "javascript", {"t": None, "N_": None}),
     ("apps/web/static/index.html", "heuri.apps.i18n:extract_html", {}),
 )
 

@@ -34,7 +34,9 @@ class TurnResult:
     the trainer's notation, or '' when no move was made), ``score`` (points), ``refused``
     (the illegal moves tried, with the reasons), ``seconds`` (time taken), ``timed_out``,
     ``reason``: why the move scores 0 when it was handed in illegal (:meth:`Trainer.hand_in`;
-    '' otherwise)."""
+    '' otherwise), with ``reason_kind`` and ``reason_params`` (the MoveError's ``kind`` and
+    ``params``, the move as typed in ``params["move"]``) for an interface that says it in its
+    own language."""
 
     turn: Turn
     move: str
@@ -43,6 +45,8 @@ class TurnResult:
     seconds: float = 0.0
     timed_out: bool = False
     reason: str = ""
+    reason_kind: str = ""
+    reason_params: dict = field(default_factory=dict)
 
     @property
     def is_top(self) -> bool:
@@ -119,8 +123,8 @@ class Trainer:
             except MoveError as e:
                 why = str(e)
             if why:
-                raise MoveError(why, "malformed-play")
-        score, reason = 0, late
+                raise MoveError(why, "malformed-play", move=given)
+        score, reason, kind, params = 0, late, "", {}
         if late and given:  # a slip handed in after the time is not collected: no move
             self._refused.append((given, late))
             given = ""
@@ -128,8 +132,8 @@ class Trainer:
             try:
                 score = check_move(self.game.spec, t, given, self.words, self.notation)[1]
             except MoveError as e:
-                reason = str(e)
-        r = TurnResult(t, given, score, self._refused, seconds, timed_out, reason)
+                reason, kind, params = str(e), e.kind, {**e.params, "move": given}
+        r = TurnResult(t, given, score, self._refused, seconds, timed_out, reason, kind, params)
         self._refused = []
         self.results.append(r)
         return r

@@ -227,47 +227,52 @@ class Board:
         last_r = move.row + (0 if move.across else move.length - 1)
         last_c = move.col + (move.length - 1 if move.across else 0)
         if not (0 <= move.row < n and 0 <= move.col < n and last_r < n and last_c < n):
-            raise MoveError(f"move {name!r} runs off the {n}x{n} board", "play-out-of-bounds")
+            raise MoveError(f"move {name!r} runs off the {n}x{n} board", "play-out-of-bounds", move=name)
         k = move.n_tiles
         if k < 1:
-            raise MoveError(f"move {name!r} places no tile", "no-tiles")
+            raise MoveError(f"move {name!r} places no tile", "no-tiles", move=name)
         if k > spec.rack_size:
-            raise MoveError(f"move {name!r} places {k} tiles; a rack holds {spec.rack_size}", "too-many-tiles")
+            raise MoveError(f"move {name!r} places {k} tiles; a rack holds {spec.rack_size}", "too-many-tiles",
+                            move=name, form="move", count=k, size=spec.rack_size)
         for r, c, t, nw, b in move.squares():
             here = int(self.letters[r, c])
             if nw and here >= 0:
                 raise MoveError(f"move {name!r}: square {format_coord(r, c, True)} already holds "
-                                f"{spec.tiles[here]}", "square-occupied")
+                                f"{spec.tiles[here]}", "square-occupied", move=name, square=[r, c],
+                                tile=spec.tiles[here])
             if not nw and here != t:
                 got = spec.tiles[here] if here >= 0 else "nothing"
                 raise MoveError(f"move {name!r}: played-through square {format_coord(r, c, True)} holds "
-                                f"{got}, not {spec.tiles[t]}", "playthrough-mismatch")
+                                f"{got}, not {spec.tiles[t]}", "playthrough-mismatch", move=name,
+                                square=[r, c])
             if nw and b and spec.tiles[t] in spec.blank_cannot_represent:
                 raise MoveError(f"move {name!r}: a blank cannot stand for {spec.tiles[t]} in {spec.name}",
-                                "bad-blank")
+                                "bad-blank", move=name, tile=spec.tiles[t])
         dr, dc = (0, 1) if move.across else (1, 0)
         for r, c in ((move.row - dr, move.col - dc), (last_r + dr, last_c + dc)):
             if 0 <= r < n and 0 <= c < n and self.letters[r, c] >= 0:
                 raise MoveError(f"move {name!r}: the word continues onto {format_coord(r, c, True)}; "
-                                f"a move names its whole main word", "word-extends")
+                                f"a move names its whole main word", "word-extends", move=name, square=[r, c])
         formed = self.words(move)
         if not formed:
-            raise MoveError(f"move {name!r} forms no word of two or more tiles", "no-word")
+            raise MoveError(f"move {name!r} forms no word of two or more tiles", "no-word", move=name)
         if self.is_empty():
             cr, cc = centre(spec)
             if not any(r == cr and c == cc for r, c, _, nw, _ in move.squares() if nw):
                 raise MoveError(f"move {name!r}: the first move must cover the centre "
-                                f"{format_coord(cr, cc, True)}", "centre-not-covered")
+                                f"{format_coord(cr, cc, True)}", "centre-not-covered", move=name,
+                                square=[cr, cc])
         else:
             touches = k < move.length or any(
                 len(self._run(move, r, c, dc, dr)) >= 2 for r, c, _, nw, _ in move.squares() if nw)
             if not touches:
-                raise MoveError(f"move {name!r} does not touch any tile on the board", "not-connected")
+                raise MoveError(f"move {name!r} does not touch any tile on the board", "not-connected", move=name)
         spellings = [w for w, _ in formed]
         if words is not None:
             bad = [w for w in spellings if w not in words]
             if bad:
-                raise MoveError(f"move {name!r} forms {', '.join(bad)}, not in the word list", "phony")
+                raise MoveError(f"move {name!r} forms {', '.join(bad)}, not in the word list", "phony", move=name,
+                                words=", ".join(bad))
         return spellings
 
     def canonical(self, move):

@@ -133,10 +133,11 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
         try:
             racks.append(tuple(parse_rack(rk, spec, what=f"CGP rack {i + 1}", size=spec.rack_size)))
         except MoveError as e:
-            raise CgpError(str(e), "bad-rack") from None
+            raise CgpError(str(e), "bad-rack", cause=e.kind, **e.params) from None
         if len(racks[-1]) > spec.rack_size:
             raise CgpError(f"CGP rack {i + 1} {rk!r} has {len(racks[-1])} tiles, more than {spec.rack_size}",
-                           "bad-rack")
+                           "bad-rack", cause="too-many-tiles", form="rack", text=rk, count=len(racks[-1]),
+                           size=spec.rack_size)
     try:
         scores = tuple(int(s) for s in fields[2].split("/"))
     except ValueError:
@@ -175,7 +176,7 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
     if (over > 0).any():
         bad = [spec.symbol(i) if i != spec.blank else "?" for i in np.flatnonzero(over > 0)]
         raise CgpError(f"CGP {text!r}: more {', '.join(bad)} on the board and racks than {spec.name} has",
-                       "rack-not-in-bag")
+                       "rack-not-in-bag", tiles=", ".join(bad))
     return rec
 
 
@@ -231,10 +232,38 @@ def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
     >>> lexicon_warning("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 lex NWL23;", load_spec("en"))
     "the position names lexicon NWL23; heuri's en pack answers with another word list: sowpods 1.1.0 (SOWPODS, Collins)"
     """
+    return named_lexicon_warning(cgp_lexicon(text), spec, "the position")
+
+
+def cgp_lexicon(text: str) -> str | None:
+    """The lexicon a CGP's ``lex`` operation names (``lex NWL23;`` → ``"NWL23"``), None
+    when it names none.
+
+    >>> cgp_lexicon("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 lex NWL23;")
+    'NWL23'
+    """
     m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
-    if not m:
+    return m.group(1) if m else None
+
+
+def other_lexicon(lexicon: str | None, spec: "LanguageSpec") -> str | None:
+    """``lexicon`` (stripped) when it names a word list other than the pack's
+    (``spec.lexicon``), None when it names the pack's own or is empty: the test behind
+    :func:`named_lexicon_warning`, for an interface that writes the warning itself.
+
+    >>> from heuri.spec import load_spec
+    >>> other_lexicon(" CSW21 ", load_spec("en")), other_lexicon("SOWPODS", load_spec("en"))
+    ('CSW21', None)
+    """
+    lex = (lexicon or "").strip()
+    if not lex:
         return None
-    return named_lexicon_warning(m.group(1), spec, "the position")
+    own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
+    # the pack's own name written whole ("an-array-of-spanish-words 2.0.0", as heuri's own
+    # records write it), or one word of it ("sowpods")
+    if lex.upper() in own or " ".join(lex.split()).upper() == " ".join(spec.lexicon.split()).upper():
+        return None
+    return lex
 
 
 def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str = "the record") -> str | None:
@@ -250,13 +279,8 @@ def named_lexicon_warning(lexicon: str | None, spec: "LanguageSpec", what: str =
     >>> named_lexicon_warning("sowpods 1.1.0 (SOWPODS, Collins)", load_spec("en")) is None
     True
     """
-    lex = (lexicon or "").strip()
-    if not lex:
-        return None
-    own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
-    # the pack's own name written whole ("an-array-of-spanish-words 2.0.0", as heuri's own
-    # records write it), or one word of it ("sowpods")
-    if lex.upper() in own or " ".join(lex.split()).upper() == " ".join(spec.lexicon.split()).upper():
+    lex = other_lexicon(lexicon, spec)
+    if lex is None:
         return None
     return f"{what} names lexicon {lex}; heuri's {spec.code} pack answers with another word list: {spec.lexicon}"
 

@@ -18,16 +18,26 @@ class PackError(HeuriError):
 
 
 class TileError(HeuriError):
-    """A tile string names a tile the language does not have."""
+    """A tile string names a tile the language does not have. ``part``: the text at fault
+    (``'1'``, ``'[C'``), or None."""
+
+    def __init__(self, message: str, part: str | None = None):
+        super().__init__(message)
+        self.part = part
 
 
 class KindedError(HeuriError):
     """A HeuriError with a machine-readable ``kind`` (a short tag such as
-    ``"tiles-not-in-rack"``) next to the human message."""
+    ``"tiles-not-in-rack"``) next to the human message, and ``params``: the message's
+    parts (``move``, ``words``, ``square`` as ``[row, col]`` 0-based, ``form`` naming the
+    variant of the kind), so that an interface can say it again in its own language
+    (the web board's catalogue, :mod:`heuri.apps.i18n`). Every value is a str, an int or
+    a list of ints (JSON)."""
 
-    def __init__(self, message: str, kind: str = "error"):
+    def __init__(self, message: str, kind: str = "error", **params):
         super().__init__(message)
         self.kind = kind
+        self.params = params
 
 
 class MoveError(KindedError):

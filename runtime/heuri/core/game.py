@@ -198,7 +198,7 @@ class Position:
         """
         spec = self.spec
         if self.over:
-            raise MoveError(f"move {move.gcg(spec)!r}: the game is over", "game-over")
+            raise MoveError(f"move {move.gcg(spec)!r}: the game is over", "game-over", move=move.gcg(spec))
         if isinstance(move, Placement):
             self.board.check(move, words)
             self._check_rack(move)
@@ -207,10 +207,12 @@ class Position:
             name = move.gcg(spec)
             if self.bag_size < spec.exchange_min_bag:
                 raise MoveError(f"exchange {name!r}: the bag holds {self.bag_size} tiles; an exchange needs "
-                                f"at least {spec.exchange_min_bag}", "exchange-not-allowed")
+                                f"at least {spec.exchange_min_bag}", "exchange-not-allowed", move=name,
+                                form="bag", bag=int(self.bag_size), need=int(spec.exchange_min_bag))
             if move.count > self.bag_size:
                 raise MoveError(f"exchange {name!r}: {move.count} tiles but the bag holds only {self.bag_size}",
-                                "exchange-not-allowed")
+                                "exchange-not-allowed", move=name, form="count", count=int(move.count),
+                                bag=int(self.bag_size))
             if move.tiles is None:
                 raise MoveError(f"exchange {name!r}: the tiles must be known to play it", "malformed-play")
             self._check_rack(move)
@@ -224,8 +226,9 @@ class Position:
         have = self.rack
         if (need > have).any():
             missing = np.maximum(need - have, 0)
-            raise MoveError(f"move {move.gcg(self.spec)!r}: the rack {self.rack_text()} lacks "
-                            f"{format_rack(tile_ids(missing), self.spec)}", "tiles-not-in-rack")
+            lacks = format_rack(tile_ids(missing), self.spec)
+            raise MoveError(f"move {move.gcg(self.spec)!r}: the rack {self.rack_text()} lacks {lacks}",
+                            "tiles-not-in-rack", move=move.gcg(self.spec), rack=self.rack_text(), tiles=lacks)
 
     def after(self, move: Move, drawn=(), returned_to_bag: bool = True, score: int | None = None,
               words=None) -> "Position":

@@ -101,10 +101,10 @@ def parse_coord(text: str, size: int = 15, coords: str = "standard") -> tuple[in
     else:
         expected = ("row letter+column (H4, across) or column+row letter (4H, down)" if fisf
                     else "row+column (8D, across) or column+row (D8, down)")
-        raise MoveError(f"{text!r} is not a coordinate: expected {expected}", "bad-coordinate")
+        raise MoveError(f"{text!r} is not a coordinate: expected {expected}", "bad-coordinate", text=text)
     row, col = (let - 1, num - 1) if fisf else (num - 1, let - 1)
     if not (0 <= row < size and 0 <= col < size):
-        raise MoveError(f"coordinate {text!r} is off the {size}x{size} board", "play-out-of-bounds")
+        raise MoveError(f"coordinate {text!r} is off the {size}x{size} board", "play-out-of-bounds", text=text)
     return row, col, across
 
 
@@ -129,7 +129,8 @@ def _tokens(text: str, what: str, alone: str, kind: str) -> list[str]:
     try:
         return scan(text, alone, what)
     except TileError as e:
-        raise MoveError(str(e), kind) from None
+        parts = {"form": "case", "text": text, "tile": e.part} if kind == "malformed-rack" and e.part else {}
+        raise MoveError(str(e), kind, **parts) from None
 
 
 def parse_rack(text: str, spec: "LanguageSpec", what: str = "rack", size: int | None = None) -> list[int]:
@@ -166,7 +167,8 @@ def parse_rack(text: str, spec: "LanguageSpec", what: str = "rack", size: int | 
     if len(readings) > 1:
         how = (f"; reading letters as {multi} fits {size} tiles in more than one way: write each tile of "
                f"several letters in brackets ({multi})")
-    raise MoveError(f"{what} {text!r} has {len(out)} tiles, more than {size}{how}", "too-many-tiles")
+    raise MoveError(f"{what} {text!r} has {len(out)} tiles, more than {size}{how}", "too-many-tiles",
+                    form="rack-multi" if plain else "rack", text=text, count=len(out), size=size, multi=multi)
 
 
 def _joined_readings(text: str, spec: "LanguageSpec", what: str, size: int) -> list[list[int]]:
@@ -214,12 +216,13 @@ def _parse_rack_tokens(toks: list[str], text: str, spec: "LanguageSpec", what: s
             continue
         if check_spelling(tok) != "upper":
             raise MoveError(f"{what} {text!r}: {format_spelling(tok)!r} is not a tile (expected upper-case "
-                            f"letters, '?' for a blank, [XX] for a multi-letter tile)", "malformed-rack")
+                            f"letters, '?' for a blank, [XX] for a multi-letter tile)", "malformed-rack",
+                            form="case", text=text, tile=format_spelling(tok))
         try:
             out.append(spec.tile_id(tok))
         except TileError:
             raise MoveError(f"{what} {text!r}: {format_spelling(tok)!r} is not a tile of {spec.name}",
-                            "malformed-rack") from None
+                            "malformed-rack", text=text, tile=format_spelling(tok), language=spec.code) from None
     return out
 
 
@@ -405,14 +408,14 @@ class Placement(Move):
         try:
             row, col, across = parse_coord(coord, size)
         except MoveError as e:
-            raise MoveError(f"move {text!r}: {e}", e.kind) from None
+            raise MoveError(f"move {text!r}: {e}", e.kind, **e.params) from None
         # Syntax first (any spelling, either case, '.'), then the board.
         toks = _tokens(word, f"move {text!r}:", ".", "malformed-play")
         dr, dc = (0, 1) if across else (1, 0)
         end_r, end_c = row + dr * (len(toks) - 1), col + dc * (len(toks) - 1)
         if end_r >= size or end_c >= size:
             raise MoveError(f"move {text!r}: {len(toks)} squares from {coord} run off the {size}x{size} board",
-                            "play-out-of-bounds")
+                            "play-out-of-bounds", move=text)
         tiles, new, blank = [], [], []
         for i, tok in enumerate(toks):
             r, c = row + dr * i, col + dc * i
@@ -423,7 +426,8 @@ class Placement(Move):
                                     f"letters out", "malformed-play")
                 if not on:
                     raise MoveError(f"move {text!r}: '.' at {format_coord(r, c, True)} but that square "
-                                    f"is empty", "playthrough-mismatch")
+                                    f"is empty", "playthrough-mismatch", move=text, form="empty",
+                                    square=[r, c])
                 tiles.append(int(board.letters[r, c])); new.append(False); blank.append(False)
                 continue
             body = tok
@@ -436,7 +440,8 @@ class Placement(Move):
                 if int(board.letters[r, c]) != tid:
                     raise MoveError(f"move {text!r}: {tok!r} at {format_coord(r, c, True)} but the board "
                                     f"has {spec.tiles[int(board.letters[r, c])]} there",
-                                    "playthrough-mismatch")
+                                    "playthrough-mismatch", move=text, form="other", square=[r, c],
+                                    tile=spec.tiles[int(board.letters[r, c])])
                 tiles.append(tid); new.append(False); blank.append(False)
             else:
                 tiles.append(tid); new.append(True); blank.append(check_spelling(body) == "lower")

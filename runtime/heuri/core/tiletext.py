@@ -87,11 +87,11 @@ def scan(text: str, alone: str = "", what: str = "tiles") -> list[str]:
         if ch == "[":
             j = text.find("]", i)
             if j < 0:
-                raise TileError(f"{what} {text!r}: unclosed '[' at position {i + 1}")
+                raise TileError(f"{what} {text!r}: unclosed '[' at position {i + 1}", text[i:])
             body = text[i + 1:j]
             if check_spelling(body) is None:
                 raise TileError(f"{what} {text!r}: [{body}] at position {i + 1} is not a tile spelling "
-                                f"(letters, '·' between letters, one case)")
+                                f"(letters, '·' between letters, one case)", text[i:j + 1])
             out.append(body)
             i = j + 1
         elif ch in alone:
@@ -102,7 +102,7 @@ def scan(text: str, alone: str = "", what: str = "tiles") -> list[str]:
             i += 1
         else:
             raise TileError(f"{what} {text!r}: {ch!r} at position {i + 1} is not a tile "
-                            f"(letters; multi-letter tiles in brackets, [CH])")
+                            f"(letters; multi-letter tiles in brackets, [CH])", ch)
     return out
 
 

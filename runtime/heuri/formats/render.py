@@ -322,7 +322,7 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
     try:
         row, col, across = parse_coord(coord, size, coords)
     except MoveError as e:
-        raise MoveError(f"move {text!r}: {e}", e.kind) from None
+        raise MoveError(f"move {text!r}: {e}", e.kind, **e.params) from None
     what = f"move {text!r}"
     # Tokens: (spelling or ".", lower, in parentheses).
     toks: list[tuple[str, bool, bool]] = []
@@ -374,7 +374,7 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
     dr, dc = (0, 1) if across else (1, 0)
     if row + dr * (len(toks) - 1) >= size or col + dc * (len(toks) - 1) >= size:
         raise MoveError(f"{what}: {len(toks)} squares from {coord} run off the {size}x{size} board",
-                        "play-out-of-bounds")
+                        "play-out-of-bounds", move=text)
     tiles, new, blank = [], [], []
     for k, (sp, lower, through) in enumerate(toks):
         r, c = row + dr * k, col + dc * k
@@ -384,16 +384,18 @@ def parse_move_text(text: str, spec: "LanguageSpec", board: "BoardView | None" =
             if board is None:
                 raise MoveError(f"{what}: '.' needs the board; write the letter in parentheses", "malformed-play")
             if not on:
-                raise MoveError(f"{what}: '.' at {square} but that square is empty", "playthrough-mismatch")
+                raise MoveError(f"{what}: '.' at {square} but that square is empty", "playthrough-mismatch",
+                                move=text, form="empty", square=[r, c])
             tiles.append(int(board.letters[r, c])); new.append(False); blank.append(False)
             continue
         tid = spec.tiles.index(sp)
         if through and board is not None and not on:
             raise MoveError(f"{what}: ({_bare(sp, lower)}) at {square} but that square is empty",
-                            "playthrough-mismatch")
+                            "playthrough-mismatch", move=text, form="empty", square=[r, c])
         if on and int(board.letters[r, c]) != tid:
             raise MoveError(f"{what}: {_bare(sp, lower)!r} at {square} but the board has "
-                            f"{spec.tiles[int(board.letters[r, c])]} there", "playthrough-mismatch")
+                            f"{spec.tiles[int(board.letters[r, c])]} there", "playthrough-mismatch", move=text,
+                            form="other", square=[r, c], tile=spec.tiles[int(board.letters[r, c])])
         if through or on:
             tiles.append(tid); new.append(False); blank.append(False)
         else:

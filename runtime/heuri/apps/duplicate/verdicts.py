@@ -158,7 +158,8 @@ def _check_gcg_move(spec, t: Turn, text: str, words) -> tuple[Placement, int]:
         missing = np.maximum(need - rack, 0)
         lacks = format_rack([i for i in range(spec.n_kinds) for _ in range(int(missing[i]))], spec)
         raise MoveError(f"move {text!r}: the draw {format_rack(sorted(t.draw.tiles), spec)} lacks {lacks}"
-                        f" (a blank is written in lower case)", "tiles-not-in-rack")
+                        f" (a blank is written in lower case)", "tiles-not-in-rack", move=text, form="draw",
+                        rack=format_rack(sorted(t.draw.tiles), spec), tiles=lacks)
     return move, t.board.score(move)
 
 

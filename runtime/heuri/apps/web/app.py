@@ -81,6 +81,20 @@ def _error(status: int, message: str, kind: str = "error", **extra) -> JSONRespo
     return JSONResponse({"error": message, "kind": kind, **extra}, status_code=status)
 
 
+def _params(e: HeuriError) -> dict:
+    """A kinded error's ``params`` (:class:`heuri.errors.KindedError`) as JSON values, for
+    the page to say the message in its own language; ``{}`` for other errors."""
+    out = {}
+    for k, v in getattr(e, "params", {}).items():
+        if isinstance(v, (list, tuple)):
+            out[k] = [int(x) for x in v]
+        elif isinstance(v, (bool, str)) or v is None:
+            out[k] = v
+        else:
+            out[k] = int(v)
+    return out
+
+
 def _split_host(value: str) -> tuple[str, int | None] | None:
     """``(name, port)`` of a ``Host`` header (``name:port``, ``[::1]:port``, no port:
     None); None when it is not one."""
@@ -302,7 +316,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         except ApiError as e:
             return _error(e.status, str(e), e.kind)
         except HeuriError as e:
-            return _error(400, str(e), e.kind if isinstance(e, KindedError) else "bad-input")
+            return _error(400, str(e), e.kind if isinstance(e, KindedError) else "bad-input", params=_params(e))
         if isinstance(out, str):
             return PlainTextResponse(out)
         return JSONResponse(out)

@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from ...eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
-from ...core.errors import HeuriError
+from ...core.errors import HeuriError, MoveError
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
 #: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
@@ -88,6 +88,17 @@ ENGINES = FRONT_END_ENGINES
 #: the columns of heuri.analyze's rows a game view's turn carries
 ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
                  "missed_bingo", "best_bingo", "note")
+
+
+@contextmanager
+def _as_typed(text: str):
+    """A MoveError raised inside names the move as the player typed it (its
+    ``params["move"]``, which the page's message shows), not as the engine writes it."""
+    try:
+        yield
+    except MoveError as e:
+        e.params["move"] = text
+        raise
 
 
 class ApiError(HeuriError):
@@ -559,20 +570,28 @@ class Service:
         return (call, json.dumps(req, sort_keys=True, ensure_ascii=False, default=repr))
 
     @staticmethod
-    def _warning(req: dict, pack) -> str | None:
-        """The answer's ``warning``: the CGP names a word list other than the pack's (which
-        pack answered, with which word list, when no ``lang`` chose it)."""
-        from ...core.cgp import lexicon_warning
+    def _warning(req: dict, pack) -> dict:
+        """The answer's ``warning`` (None or a sentence): the CGP names a word list other
+        than the pack's (which pack answered, with which word list, when no ``lang`` chose
+        it); ``warning_params`` (None or ``{named, pack, words, chosen}``: the lexicon the
+        CGP names, the pack's language code and word list, whether a ``lang`` or
+        ``lexicon`` chose the pack), for the page to say it in its own language."""
+        from ...core.cgp import cgp_lexicon, lexicon_warning, other_lexicon
 
         w = lexicon_warning(req["cgp"], pack.spec)
-        if w and not req.get("lang") and not req.get("lexicon"):
-            w += f" (no lang given, and no pack here knows that word list: give lang to choose)"
-        return w
+        if not w:
+            return {"warning": None, "warning_params": None}
+        chosen = bool(req.get("lang") or req.get("lexicon"))
+        if not chosen:
+            w += " (no lang given, and no pack here knows that word list: give lang to choose)"
+        params = {"named": other_lexicon(cgp_lexicon(req["cgp"]), pack.spec), "pack": pack.spec.code,
+                  "words": pack.spec.lexicon, "chosen": chosen}
+        return {"warning": w, "warning_params": params}
 
     # -- position view ----------------------------------------------------------------------
     def position(self, req: dict) -> dict:
         """``{lang, cgp}`` → ``{lang, cgp, svg, grid, rack, scores, bag, unseen, lanes,
-        lane_squares, warning}``: ``cgp`` written back canonically, ``svg`` the board, ``grid`` (N × N)
+        lane_squares, warning, warning_params}``: ``cgp`` written back canonically, ``svg`` the board, ``grid`` (N × N)
         each square's CGP token ('' empty, ``[CH]``, lower case a blank), ``unseen``
         ``[[tile, count]]`` of the tiles the player to move cannot see, ``lanes``
         ``[[row, col, across, length]]`` (0-based) where a bingo can land and
@@ -592,11 +611,11 @@ class Service:
                 "rack": pos.rack_text(), "scores": list(pos.scores), "bag": pos.bag_size,
                 "unseen": [[("?" if t == spec.blank else format_spelling(spec.tiles[t])), int(unseen[t])]
                            for t in range(spec.n_kinds) if unseen[t]],
-                **_lanes(pack, b), "warning": self._warning(req, pack)}
+                **_lanes(pack, b), **self._warning(req, pack)}
 
     def moves(self, req: dict) -> dict:
         """``{lang, cgp, top, coords}`` → ``{lang, count, moves: [{move, word, score,
-        tiles_played, leave}], warning}``: the rows of ``heuri moves --json`` (``move`` GCG,
+        tiles_played, leave}], warning, warning_params}``: the rows of ``heuri moves --json`` (``move`` GCG,
         ``word`` as people read it in ``coords``; best score first, the generator's
         order on ties), the first ``top`` (default all, at most :data:`MAX_ROWS`);
         ``warning`` (None or a sentence): the CGP's ``lex`` names a word list other than
@@ -623,14 +642,14 @@ class Service:
             rows.append({"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords), "score": int(moves[i]["score"]),
                          "tiles_played": int(moves[i]["n_tiles"]), "leave": leave})
         out = {"lang": spec.code, "lexicon": spec.lexicon, "count": int(len(moves)), "moves": rows,
-               "warning": self._warning(req, pack)}
+               **self._warning(req, pack)}
         if key:
             self._answers.put(key, out)
         return dict(out)
 
     def best(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact, coords}`` → ``{lang, engine, count, rows: [{move,
-        word, score, bingo_expectation, bingo_probability, equity, leave, fish}], warning}``: the ranking of ``heuri best --json`` (the
+        word, score, bingo_expectation, bingo_probability, equity, leave, fish}], warning, warning_params}``: the ranking of ``heuri best --json`` (the
         same evaluator, options and rows; default :data:`heuri.evaluate.DEFAULT_ENGINE`,
         top 10); ``k`` from :data:`K_RANGE`; ``warning`` as :meth:`moves`."""
         from ...eval.evaluate import engine_options
@@ -652,14 +671,14 @@ class Service:
             rows = ranking.rows(pack.spec, top, board=pos.board, coords=coords)
         out = {"lang": pack.spec.code, "lexicon": pack.spec.lexicon, "engine": engine, "count": len(ranking),
                "rows": rows,
-               "warning": self._warning(req, pack)}
+               **self._warning(req, pack)}
         if key:
             self._answers.put(key, out)
         return dict(out)
 
     def explain(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact, move}`` → ``{lang, engine, count, terms,
-        why_not, legend, warning}``: each of the first ``top`` moves of :meth:`best`'s ranking
+        why_not, legend, warning, warning_params}``: each of the first ``top`` moves of :meth:`best`'s ranking
         (the same evaluator and options) as its named terms (``terms``: a list of
         :meth:`heuri.eval.explain.MoveTerms.as_dict`, points, adding up to ``equity``, with
         ``word``, the move as people read it, ``8G CA(RR)OÑE``);
@@ -701,13 +720,13 @@ class Service:
                    "difference": {key: round(x, 4) for key, x in best.difference(other).items()}}
         return {"lang": spec.code, "lexicon": spec.lexicon, "engine": engine, "count": len(ranking),
                 "terms": terms, "why_not": why, "legend": [list(x) for x in TERMS],
-                "warning": self._warning(req, pack)}
+                **self._warning(req, pack)}
 
     def preview(self, req: dict) -> dict:
         """``{lang, cgp, move, coords}`` → the move (GCG, or as people write it: ``8G CA(RR)OÑE``,
         in ``coords``) checked for the player to move (board, rack and
         word list) and drawn: ``{move, word, score, words, svg, lanes, lane_squares, cgp_after,
-        leave, warning}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
+        leave, warning, warning_params}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
         from ...core.move import Move, Placement
@@ -719,8 +738,10 @@ class Service:
         coords = _coords(req)
         pack, pos = self._position(req)
         spec = pack.spec
-        m = parse_move_text(_text(req, "move"), spec, pos.board, coords)
-        score = pos.check(m, pack.words)
+        typed = _text(req, "move")
+        with _as_typed(typed):
+            m = parse_move_text(typed, spec, pos.board, coords)
+            score = pos.check(m, pack.words)
         words = []
         if isinstance(m, Placement):
             m = pos.board.canonical(m)
@@ -731,7 +752,7 @@ class Service:
                 "leave": after.rack_text(pos.to_move),
                 "svg": board_svg(after.board, played=m, label="preview"), **_lanes(pack, after.board),
                 "cgp_after": dataclasses.replace(after, to_move=pos.to_move).cgp(),
-                "warning": self._warning(req, pack)}
+                **self._warning(req, pack)}
 
     # -- game view --------------------------------------------------------------------------
     def game(self, req: dict) -> dict:
@@ -977,7 +998,8 @@ class Service:
                                f"(sent twice, or from a stale page): reload the game", 409, "stale-turn")
             if g.game.position.to_move != g.you:
                 raise HeuriError("it is heuri's turn")
-            g.game.play(parse_move_text(move, g.pack.spec, g.game.position.board, coords))
+            with _as_typed(move):
+                g.game.play(parse_move_text(move, g.pack.spec, g.game.position.board, coords))
             g.touched = self.clock()
             g.reviews[len(g.game.history) - 1] = self._review(g, *g.game.history[-1])
             self._heuri_turns(g)
@@ -1494,7 +1516,7 @@ class _TrainerGame:
         try:
             self.trainer.hand_in(text, spent, timed_out=spent >= self.seconds, late=late)
         except MoveError as e:
-            raise HeuriError(f"move: {e}") from None
+            raise MoveError(f"move: {e}", e.kind, **{**e.params, "move": text}) from None
         self.phase = "result"
 
     def settle_if_late(self, now: float) -> None:
@@ -1540,6 +1562,7 @@ class _TrainerGame:
             t = r.turn
             return {"turn": t.number, "draw": t.draw.text(spec), "move": r.move, "score": r.score,
                     "reason": r.reason or (r.refused[-1][1] if r.refused and not r.move else ""),
+                    "reason_kind": r.reason_kind, "reason_params": r.reason_params,
                     "top": tr.top(t), "top_score": t.score, "is_top": r.is_top, "timed_out": r.timed_out}
 
         out = {"id": gid, "lang": spec.code, "lexicon": game.lexicon or spec.lexicon, "game": game.game_id,

@@ -13,7 +13,10 @@ async function api(path, body) {
   const r = await fetch(path, opt);
   let data;
   try { data = await r.json(); } catch (e) { data = { error: t("the server answered {status} {text}", { status: r.status, text: r.statusText }) }; }
-  if (!r.ok) { const err = new Error(data.error || t("error {status}", { status: r.status })); err.status = r.status; err.kind = data.kind; throw err; }
+  if (!r.ok) {
+    const err = new Error(window.heuriErrorText(data) || t("error {status}", { status: r.status }));
+    err.status = r.status; err.kind = data.kind; throw err;
+  }
   return data;
 }
 
@@ -181,7 +184,7 @@ function positionError(e) {
 
 function showPositionInfo(d) {
   $("#pos-info").textContent = t("lexicon {lexicon} · bag {bag} tiles; unseen (bag and the opponent's rack):", { lexicon: d.lexicon, bag: d.bag }) +
-    (d.warning ? ` · ${d.warning}` : "");
+    (d.warning ? ` · ${window.heuriWarningText(d)}` : "");
   const un = $("#pos-unseen");
   un.textContent = "";
   for (const [t, n] of d.unseen) un.append(el("span", { class: "u" }, n > 1 ? `${t}×${n}` : t));

@@ -188,7 +188,7 @@ window.Explain = (function () {
                                             body: JSON.stringify(Object.assign({}, E.req, extra)) });
     let data;
     try { data = await r.json(); } catch (e) { data = { error: t("the server answered {status}", { status: r.status }) }; }
-    if (!r.ok) throw new Error(data.error || t("the server answered {status}", { status: r.status }));
+    if (!r.ok) throw new Error(window.heuriErrorText(data) || t("the server answered {status}", { status: r.status }));
     return data;
   }
 

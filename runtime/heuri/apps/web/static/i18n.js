@@ -83,6 +83,65 @@
     for (const c of changes) for (const n of c.addedNodes) if (n.nodeType === 1) relabelBoards(n);
   }).observe(document.documentElement, { childList: true, subtree: true });
 
+  // The server's refusals carry a kind and their parts (heuri.errors.KindedError's params):
+  // those below are said again in the page's language; any other keeps the server's
+  // English sentence. A key "kind:form" names a variant of a kind; "cause" is the kind of
+  // an error another one wraps (a CGP's bad rack).
+  const N_ = (s) => s;
+  const ERRORS = {
+    "phony": N_("{move} forms a word not in the word list: {words}."),
+    "not-connected": N_("{move} does not touch any tile on the board."),
+    "centre-not-covered": N_("{move}: the first move must cover the centre square, {square}."),
+    "square-occupied": N_("{move}: the square {square} already holds {tile}."),
+    "playthrough-mismatch": N_("{move}: the square {square} does not hold the letter written there."),
+    "playthrough-mismatch:empty": N_("{move}: the square {square} is empty; only the letters already on the board go in parentheses."),
+    "playthrough-mismatch:other": N_("{move}: the board has {tile} at {square}."),
+    "word-extends": N_("{move}: the word goes on at {square}; write the whole word, the letters already on the board in parentheses."),
+    "no-word": N_("{move} forms no word of two letters or more."),
+    "no-tiles": N_("{move} places no tile."),
+    "too-many-tiles:move": N_("{move} places {count} tiles; a rack holds {size}."),
+    "too-many-tiles:rack": N_("The rack {text} has {count} tiles; a rack holds {size}."),
+    "too-many-tiles:rack-multi": N_("The rack {text} has {count} tiles; a rack holds {size}. Write a tile of several letters in brackets: {multi}."),
+    "bad-blank": N_("{move}: a blank cannot stand for {tile} in this language."),
+    "game-over": N_("The game is over."),
+    "exchange-not-allowed:bag": N_("Exchange {move}: the bag holds {bag} tiles; an exchange needs at least {need}."),
+    "exchange-not-allowed:count": N_("Exchange {move}: {count} tiles, but the bag holds only {bag}."),
+    "tiles-not-in-rack": N_("{move}: the rack {rack} lacks {tiles}."),
+    "tiles-not-in-rack:draw": N_("{move}: the draw {rack} lacks {tiles} (a blank is written in lower case)."),
+    "bad-coordinate": N_("{text} is not a coordinate: write the square as {across} for a word across, {down} for a word down."),
+    "play-out-of-bounds": N_("{move} runs off the board."),
+    "malformed-play": N_("{move} cannot be read as a move: write the coordinate, a space and the word ({across} WORD), -ABC to exchange those tiles, or - to pass."),
+    "malformed-rack": N_("The rack {text}: {tile} is not a tile of this game."),
+    "malformed-rack:case": N_("The rack {text}: {tile} is not a tile: write capital letters, ? for a blank and a tile of several letters in brackets."),
+    "rack-not-in-bag": N_("There are more {tiles} on the board and the racks than the tile set has."),
+  };
+
+  // The message of a refusal ({error, kind, params}, as the API answers it) in the page's language.
+  window.heuriErrorText = function (data) {
+    const d = data || {};
+    const p = Object.assign({}, d.params || {});
+    const keys = [];
+    for (const k of [d.kind, p.cause]) if (k) { if (p.form) keys.push(`${k}:${p.form}`); keys.push(k); }
+    const key = keys.find((k) => Object.prototype.hasOwnProperty.call(ERRORS, k));
+    if (!key) return d.error || "";
+    const coords = window.heuriCoords;
+    if (Array.isArray(p.square) && coords) p.square = coords.square(p.square[0], p.square[1], true);
+    if (coords) { p.across = coords.square(7, 7, true); p.down = coords.square(7, 7, false); }
+    const text = window.t(ERRORS[key]);
+    // a part the server did not send: its own sentence rather than a message with a hole
+    const missing = (text.match(/\{(\w+)\}/g) || []).some((m) => !(m.slice(1, -1) in p));
+    return missing ? d.error || "" : window.t(ERRORS[key], p);
+  };
+
+  // An answer's warning (the position names another lexicon) in the page's language.
+  window.heuriWarningText = function (d) {
+    const p = d && d.warning_params;
+    if (!p) return (d && d.warning) || "";
+    let text = window.t("The position names the lexicon {named}; heuri's {pack} pack answers with another word list: {words}.", p);
+    if (!p.chosen) text += " " + window.t("(No pack here knows that word list.)");
+    return text;
+  };
+
   // app.js waits for this before drawing anything in words
   window.i18nReady = load();
 })();

@@ -21,7 +21,10 @@
     const r = await fetch(path, opt);
     let data;
     try { data = await r.json(); } catch (e) { data = { error: t("The server answered {status}.", { status: r.status }) }; }
-    if (!r.ok) { const err = new Error(data.error || t("The server answered {status}.", { status: r.status })); err.status = r.status; throw err; }
+    if (!r.ok) {
+      const err = new Error(window.heuriErrorText(data) || t("The server answered {status}.", { status: r.status }));
+      err.status = r.status; throw err;
+    }
     return data;
   }
 
@@ -254,13 +257,16 @@
     }
   }
 
+  // why a move scored 0, in the page's language where the server said what it was
+  const reasonText = (r) => (r.reason_kind ? window.heuriErrorText({ error: r.reason, kind: r.reason_kind, params: r.reason_params }) : r.reason);
+
   function result(d) {
     const r = d.result;
     const box = q("#tr-result");
     box.textContent = "";
     let mine;
     if (!r.move) mine = r.timed_out ? t("Time was up: no move handed in, 0 points.") : t("No move handed in: 0 points.");
-    else if (r.reason) mine = t("Your move {move}: 0 points ({reason}).", { move: r.move, reason: r.reason });
+    else if (r.reason) mine = t("Your move {move}: 0 points ({reason}).", { move: r.move, reason: reasonText(r) });
     else if (r.is_top) mine = t("Your move {move}: {score} points, the top!", { move: r.move, score: r.score });
     else mine = t("Your move {move}: {score} points, {diff} under the top.", { move: r.move, score: r.score, diff: r.top_score - r.score });
     if (r.refused.length && !r.move) mine += " " + t("Not taken: {move} ({reason}).", { move: r.refused[0][0], reason: r.refused[0][1] });
@@ -295,7 +301,7 @@
     for (const h of rows) {
       const tr = node("tr", { class: h.is_top ? "top" : h.reason ? "null" : "" });
       const mv = node("td", { class: "mv" }, h.move || "–");
-      if (h.reason) mv.title = h.reason;
+      if (h.reason) mv.title = reasonText(h);
       tr.append(node("td", {}, String(h.turn)), node("td", { class: "mv" }, h.draw), mv, node("td", {}, String(h.score)),
                 node("td", { class: "mv" }, h.top), node("td", {}, String(h.top_score)));
       tb.prepend(tr);
