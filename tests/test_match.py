@@ -43,6 +43,26 @@ def test_wilson_interval_hand_computed():
         wilson_interval(0, 0)
 
 
+def test_the_player_to_move_next_is_told_of_each_move(pack_en):
+    """play_game tells the next player (one with ``observe``) of every move but the last:
+    the position before it and the move, in the game's order."""
+    from heuri.players import GreedyPlayer
+
+    class Watching(GreedyPlayer):
+        def __init__(self, pack):
+            super().__init__(pack)
+            self.seen = []
+
+        def observe(self, position, move):
+            self.seen.append((position, move))
+
+    w = Watching(pack_en)
+    _, _, game = play_game(pack_en, {"greedy": w}, "greedy", "greedy", seed=4, pair=0, seat=0)
+    assert len(w.seen) == len(game.history) - 1 > 20
+    for (pos, move), (hpos, hmove, _) in zip(w.seen, game.history):
+        assert pos is hpos and move == hmove
+
+
 # -- pairing -------------------------------------------------------------------------------------
 def test_pairs_share_tiles_with_seats_swapped(pack_en):
     """Both games of a pair start from the same bag: the first mover holds the same rack,

@@ -131,3 +131,55 @@ def test_best_think_ranks_the_race(en, midgame, capsys):
             main(["best", "--lang", "en", "--cgp", cgp, "--think", bad])
         assert e.value.code == 2
         assert "--think" in capsys.readouterr().err
+
+
+def _point_mass(leave: np.ndarray):
+    """A LeaveInference sure of one leave (count vector)."""
+    from heuri.search.inference import LeaveInference
+
+    lv = np.asarray([leave], np.uint8)
+    return LeaveInference(lv, np.array([1.0]), np.array([1.0]), True, 0, 1, int(leave.sum()), 6.0, "test")
+
+
+def test_opponent_racks_keep_the_inferred_leave(en, midgame):
+    """With an inference, every round's opponent rack holds a leave of its posterior and the
+    rest comes from the other unseen tiles: the rack and the bag's order together are the
+    unseen tiles, tile for tile."""
+    spec = en.spec
+    unseen = midgame.unseen()
+    leave = np.zeros(spec.n_kinds, np.int64)
+    for t in np.flatnonzero(unseen)[:3]:  # three kinds the opponent may hold
+        leave[t] += 1
+    draw = Simulator(en, seed=1).opponent_racks(unseen, _point_mass(leave))
+    for _ in range(50):
+        rack, order = draw(7)
+        assert int(rack.sum()) == 7 and np.all(rack >= leave)
+        assert np.array_equal(rack + np.bincount(order, minlength=spec.n_kinds), unseen)
+    # a leave the unseen tiles cannot hold (an inference of another position): the uniform draw
+    impossible = unseen + 1
+    racks = [Simulator(en, seed=s).opponent_racks(unseen, _point_mass(impossible))(7)[0] for s in range(3)]
+    uniform = [Simulator(en, seed=s).opponent_racks(unseen)(7)[0] for s in range(3)]
+    assert all(np.array_equal(a, b) for a, b in zip(racks, uniform))
+
+
+def test_heuri_sim_infers_from_the_move_it_was_told_of(en):
+    """heuri-sim@infer=1 told of the opponent's move infers from it (and the simulation draws
+    from the posterior); told of a move that does not lead to the position it answers, it
+    does not."""
+    g = Game(en.spec, seed=5, words=en.words)
+    ev = make_evaluator(en, "heuri2")
+    for _ in range(5):
+        g.play(ev.choose(g.position))
+    before = g.position
+    move = ev.choose(before)
+    g.play(move)
+    p = make_player("heuri-sim@seconds=0.4,candidates=3,infer=1", en)
+    p.observe(before, move)
+    g.position.check(p.choose(g.position), en.words)
+    assert p.info["inferred"] is True and p.info["rollouts"] >= 3
+    p.observe(before, move)
+    g.play(ev.choose(g.position))  # another move came between: that inference is not this position's
+    p.choose(g.position)
+    assert p.info["inferred"] is False
+    with pytest.raises(EngineError, match="infer=0.5: give 0 or 1"):
+        check_engine("heuri-sim@infer=0.5")

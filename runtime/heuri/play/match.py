@@ -220,6 +220,10 @@ def play_game(pack, players: dict, p1: str, p2: str, seed: int, pair: int, seat:
             raise RuntimeError(f"{player.name} chose an illegal move in game seed={seed} pair={pair} "
                                f"seat={seat}: {e}; position {pos.cgp()}") from e
         st["moves"] += 1
+        # the player to move next is told of the move (heuri-sim@infer=1 infers from it)
+        nxt = by_who[who[game.position.to_move]] if not game.over else None
+        if nxt is not None and hasattr(nxt, "observe"):
+            nxt.observe(pos, move)
         info = getattr(player, "info", None) or {}
         # in process: info["endgame"]; an external engine: it reported an endgame search
         if info.get("endgame") or any(str(x).startswith("info endgame") for x in info.get("infos", ())):

@@ -212,19 +212,23 @@ def check_engine(name: str) -> str:
 
 
 def _sim_options(name: str) -> dict:
-    """``heuri-sim@seconds=1,candidates=8`` → ``{"seconds": 1.0, "candidates": 8.0}`` (the
-    defaults for a name without options). Raises EngineError."""
-    opts = {"seconds": 1.0, "candidates": 8.0}
-    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100)}
+    """``heuri-sim@seconds=1,candidates=8,infer=1`` → ``{"seconds": 1.0, "candidates": 8.0,
+    "infer": 1.0}`` (the defaults for a name without options: 1 s, 8 candidates, no
+    inference). Raises EngineError."""
+    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0}
+    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
-            raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER and candidates=NUMBER")
+            raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER "
+                              f"and infer=0 or 1")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
+        if key == "infer" and opts[key] not in (0.0, 1.0):
+            raise EngineError(f"engine {excerpt(name)!r}: infer={value}: give 0 or 1")
     return opts
 
 
@@ -376,28 +380,76 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
 
 
+#: the share of heuri-sim's time a move that inference of the opponent's leave takes
+INFER_SHARE = 0.25
+#: the evaluator that models the opponent in heuri-sim's inference (the likelihood of
+#: their move): heuri2 values about 60 racks in a quarter of a second, heuri5 about 15
+INFER_ENGINE = "heuri2"
+
+
 class SimPlayer:
     """``heuri-sim``: heuri.search.simulation's race over heuri5's best candidates while the
     bag holds tiles, heuri5's player (its endgame search) once it is empty. Options in the
-    name: ``heuri-sim@seconds=1,candidates=8`` (defaults 1 s a move, 8 candidates)."""
+    name: ``heuri-sim@seconds=1,candidates=8,infer=1`` (defaults 1 s a move, 8 candidates,
+    no inference). With ``infer=1`` the player infers what the opponent kept with the move
+    it was told of (:meth:`observe`; :func:`heuri.search.inference.infer_from_position`,
+    :data:`INFER_ENGINE` as the opponent's model, :data:`INFER_SHARE` of the time) and the
+    simulation draws the opponent's racks from that posterior."""
 
     def __init__(self, pack, name: str = "heuri-sim", endgame_options: dict | None = None):
+        from ..eval.evaluate import make_evaluator
         from ..search.simulation import Simulator
 
         opts = _sim_options(name)
         self.name = name
         self.seconds = float(opts["seconds"])
+        self.infer = bool(opts["infer"])
         self.sim = Simulator(pack, candidates=int(opts["candidates"]))
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)
+        self.model = make_evaluator(pack, INFER_ENGINE) if self.infer else None
         self.info: dict = {}
+        self._seen = None  # (position before the opponent's move, the move, the board after it)
+
+    def observe(self, position, move) -> None:
+        """Be told of a move just made: ``position`` (a :class:`heuri.core.game.Position`)
+        before it, by its player to move; ``move`` (a :class:`heuri.core.move.Move`). The
+        next :meth:`choose` infers from it when it answers the position that move led to
+        (the opponent's seat is the other one, the board is the one after the move)."""
+        if self.infer:
+            self._seen = (position, move, position.board.play(move).letters)
+
+    def _inference(self, position):
+        """The posterior over the opponent's leave from the move :meth:`observe` was told of,
+        or None (no inference asked, no move seen, or the move does not lead here)."""
+        from ..core.move import Exchange
+        from ..search.inference import InferenceError, infer_from_position
+
+        seen, self._seen = self._seen, None
+        if seen is None:
+            return None
+        before, move, letters = seen
+        if before.to_move == position.to_move or not np.array_equal(letters, position.board.letters):
+            return None
+        if isinstance(move, Exchange):
+            move = Exchange(None, move.count)  # we see how many tiles went back, not which
+        try:
+            return infer_from_position(self.model, before, move, time_limit=INFER_SHARE * self.seconds)
+        except InferenceError:
+            return None
 
     def choose(self, position):
+        import time
+
         from ..core.move import Move
 
         if position.bag_size == 0:
+            self._seen = None
             move = self.static.choose(position)
             self.info = dict(self.static.info)
             return move
-        res = self.sim.simulate(position, seconds=self.seconds)
-        self.info = {"endgame": False, "sim": True, "rollouts": res.rollouts}
+        t0 = time.perf_counter()
+        inference = self._inference(position) if self.infer else None
+        left = max(0.01, self.seconds - (time.perf_counter() - t0))
+        res = self.sim.simulate(position, seconds=left, opponent_leave=inference)
+        self.info = {"endgame": False, "sim": True, "rollouts": res.rollouts, "inferred": inference is not None}
         return Move.from_record(res.best, position.spec)

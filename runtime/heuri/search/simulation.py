@@ -21,9 +21,11 @@ Somekh 2013, "Almost optimal exploration in multi-armed bandits"): the time is c
 often, then keeps the better half by mean value. A ``stop`` or the clock ends the race; the
 answer is the best mean among the candidates still in it.
 
-Not yet here: racks drawn from the inference posterior (:mod:`heuri.search.inference`), a
-win-probability table (the value is in points, not in chances to win), and rollouts on
-both cores.
+With an inference of what the opponent kept (:mod:`heuri.search.inference`), each round
+draws their leave from its posterior and only the rest of their rack from the unseen tiles.
+
+Not yet here: a win-probability table (the value is in points, not in chances to win), and
+rollouts on both cores.
 """
 from __future__ import annotations
 
@@ -175,12 +177,16 @@ class Simulator:
 
     # -- the race --------------------------------------------------------------------------
     def simulate(self, position, seconds: float | None = 1.0, iterations: int | None = None,
-                 should_stop=None, on_round=None) -> SimResult:
+                 should_stop=None, on_round=None, opponent_leave=None) -> SimResult:
         """Race the engine's best candidates in ``position`` (a :class:`heuri.core.game.Position`,
         the player to move's rack known) for ``seconds`` (None: no clock) or until every
         candidate has ``iterations`` rollouts (None: no limit; one of the two is needed).
         ``should_stop``: polled between rollouts (SIU ``stop``); ``on_round(result)``: called
-        after each round (``info`` lines). Raises SimulationError."""
+        after each round (``info`` lines). ``opponent_leave``: a
+        :class:`heuri.search.inference.LeaveInference` of what the opponent kept with their
+        last move; each round then draws their leave from its posterior and the rest of their
+        rack from the other unseen tiles (:meth:`opponent_racks`), instead of the whole rack
+        from the unseen tiles. Raises SimulationError."""
         if seconds is None and iterations is None and should_stop is None:
             raise SimulationError("a simulation needs a time (seconds) or an iteration count")
         if seconds is not None and not seconds > 0:
@@ -202,7 +208,7 @@ class Simulator:
         rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
         rollouts, done_rounds, stopped_by = 0, 0, "done"
         rack_size = min(spec.rack_size, int(unseen.sum()))
-        tiles = np.repeat(np.arange(spec.n_kinds), unseen)
+        draw = self.opponent_racks(unseen, opponent_leave)
 
         def out_of_time() -> str | None:
             if should_stop is not None and should_stop():
@@ -231,9 +237,7 @@ class Simulator:
                     break
                 if round_end is not None and time.perf_counter() >= round_end and min(c.n for c in alive) >= 2:
                     break
-                perm = self.rng.permutation(tiles)
-                opp = np.bincount(perm[:rack_size], minlength=spec.n_kinds).astype(np.int64)
-                order = perm[rack_size:]
+                opp, order = draw(rack_size)
                 for c in alive:
                     c.values.append(self._rollout(letters, blanks, rack, unseen, bag_size, c, opp, order,
                                                   position.spec))
@@ -256,6 +260,36 @@ class Simulator:
             if stopped_by in ("stop", "time"):
                 break
         return self._result(cands, rollouts, start, done_rounds, stopped_by)
+
+    def opponent_racks(self, unseen: np.ndarray, opponent_leave=None):
+        """A function ``draw(rack_size) -> (rack, order)``: the opponent's rack ((L+1,)
+        int64 counts) and the bag's order (tile ids) for one round, from ``unseen`` ((L+1,)
+        counts: the bag and their rack as we see them). Without ``opponent_leave`` the rack
+        is ``rack_size`` tiles of a random order of the unseen tiles; with it, a leave drawn
+        from its posterior (the leaves it considered, by probability) and the rest of the
+        rack from a random order of the other unseen tiles. A leave that the unseen tiles
+        cannot hold (an inference made on another position) is not drawn: when none fits,
+        the draw is the uniform one."""
+        nk = self.spec.n_kinds
+        tiles = np.repeat(np.arange(nk), unseen)
+        leaves, p = None, None
+        if opponent_leave is not None and len(opponent_leave.leaves):
+            lv = np.asarray(opponent_leave.leaves, np.int64)
+            fits = np.all(lv <= unseen, axis=1)
+            w = np.where(fits, np.asarray(opponent_leave.posterior, np.float64), 0.0)
+            if w.sum() > 0:
+                leaves, p = lv, w / w.sum()
+
+        def draw(rack_size: int):
+            if leaves is None:
+                perm = self.rng.permutation(tiles)
+                return np.bincount(perm[:rack_size], minlength=nk).astype(np.int64), perm[rack_size:]
+            kept = leaves[self.rng.choice(len(leaves), p=p)]
+            k = max(0, rack_size - int(kept.sum()))
+            perm = self.rng.permutation(np.repeat(np.arange(nk), unseen - kept))
+            return kept + np.bincount(perm[:k], minlength=nk).astype(np.int64), perm[k:]
+
+        return draw
 
     @staticmethod
     def _result(cands, rollouts, start, rounds, stopped_by) -> SimResult:
