@@ -70,11 +70,12 @@ LANGS = [lang for lang in LANGS if _wordlist_table(lang).get("source") != "impor
 rule all:
     input: expand("build/{lang}/manifest.json", lang=LANGS)
 
-# One target rule per language folder, so that `snakemake es en fr` works.
+# One target rule per language folder, so that `snakemake es en fr` works: the pack and its
+# win-probability table.
 for _lang in LANGS:
     rule:
         name: _lang
-        input: f"build/{_lang}/manifest.json", f"build/{_lang}/spec.toml"
+        input: f"build/{_lang}/manifest.json", f"build/{_lang}/spec.toml", f"build/{_lang}/win_probability.parquet"
 
 rule tiles:
     input: spec="lexicons/{lang}/spec.toml", code=code("tiles")
@@ -143,6 +144,19 @@ rule manifest:
         code=code("manifest") + ["runtime/heuri/core/pack.py"],  # PACK_FORMAT
     output: manifest="build/{lang}/manifest.json", spec="build/{lang}/spec.toml"
     shell: "{PY} -m pipeline.manifest {input.spec} build/{wildcards.lang} {output.manifest} --wordlist {input.words}"
+
+
+# The chance to win given the spread and the bag, from heuri2's self-play on the built pack
+# (pipeline/win_probability.py; heuri.eval.win_probability): the simulation's leaf values.
+# Not a pack step: a lexicon imported for a language reads its language's table.
+#   snakemake --cores 2 build/en/win_probability.parquet --config winprob_games=2000
+rule win_probability:
+    wildcard_constraints: lang=r"[a-z]{2,3}"
+    input: manifest="build/{lang}/manifest.json",
+           code=code("win_probability") + ["runtime/heuri/eval/win_probability.py"]
+    output: "build/{lang}/win_probability.parquet", "build/{lang}/win_probability.json"
+    params: games=int(config.get("winprob_games", 400))
+    shell: "{PY} -m pipeline.win_probability build/{wildcards.lang} --games {params.games}"
 
 
 for _step in PACK_STEPS:  # a step of the list without its rule here stops: "Rule X is not defined"

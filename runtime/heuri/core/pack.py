@@ -201,6 +201,23 @@ class LanguagePack:
         return power
 
     @cached_property
+    def win_probability_table(self) -> dict[str, np.ndarray] | None:
+        """The columns of ``win_probability.parquet`` (the chance to win given the spread
+        and the bag, pipeline/win_probability.py; read by
+        :meth:`heuri.eval.win_probability.WinProbability.of_pack`), or None when it was not
+        built. A pack of an imported lexicon (``build/fr-FRA20``) without its own reads its
+        language's (``build/fr``): the chance is a property of the game more than of the
+        word list."""
+        import pyarrow.parquet as pq
+
+        for folder in (self.root, self.root.parent / self.code):
+            path = folder / "win_probability.parquet"
+            if path.is_file():
+                t = pq.read_table(path)
+                return {n: t.column(n).to_numpy() for n in t.column_names}
+        return None
+
+    @cached_property
     def words(self) -> frozenset[str]:
         """Every word of the pack as its normalised spelling (``"CHICAS"``)."""
         return frozenset(self.table("words").column("word").to_pylist())

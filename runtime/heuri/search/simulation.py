@@ -24,8 +24,8 @@ answer is the best mean among the candidates still in it.
 With an inference of what the opponent kept (:mod:`heuri.search.inference`), each round
 draws their leave from its posterior and only the rest of their rack from the unseen tiles.
 
-Not yet here: a win-probability table (the value is in points, not in chances to win), and
-rollouts on both cores.
+With ``win``, the race ranks by the chance to win (:mod:`heuri.eval.win_probability`) instead
+of the points. Not yet here: rollouts on both cores.
 """
 from __future__ import annotations
 
@@ -53,6 +53,13 @@ class Candidate:
     leave: np.ndarray
     values: list = field(default_factory=list)
     alive: bool = True
+    wins: list = field(default_factory=list)
+
+    @property
+    def win(self) -> float:
+        """The mean chance to win over the rollouts (:class:`Simulator` with ``win``), or
+        -inf before any (or without a table)."""
+        return float(np.mean(self.wins)) if self.wins else float("-inf")
 
     @property
     def n(self) -> int:
@@ -70,7 +77,8 @@ class Candidate:
 
 @dataclass
 class SimResult:
-    """``candidates`` (best first: alive by mean, then the eliminated by mean), ``best``
+    """``candidates`` (best first: alive by mean, then the eliminated by mean; by mean chance
+    to win when the simulator values by it), ``best``
     (MOVE_DTYPE record), ``rollouts`` (rollouts played in all), ``seconds``, ``rounds``
     completed, ``stopped_by`` (``"time"``, ``"stop"``, ``"iterations"`` or ``"done"``)."""
 
@@ -119,15 +127,25 @@ class Simulator:
       candidates (default ``heuri5``); ``reply``: the evaluator that plays the opponent's
       replies (default ``greedy``); ``policy``: the one that plays and values our reply two
       plies on (default ``heuri2``); ``candidates``: how many of the engine's best moves
-      race (default 8); ``seed``: the rollouts' draws.
+      race (default 8); ``seed``: the rollouts' draws; ``win``: race on the chance to win
+      (the pack's win-probability table, :meth:`heuri.eval.win_probability.WinProbability.of_pack`)
+      instead of the points: each rollout's points, added to the spread, become the chance
+      to win with the bag it leaves, and a rollout that ends the game is a win, a draw or a
+      loss. Raises SimulationError for a ``win`` without the table.
     """
 
     def __init__(self, pack, engine: str = "heuri5", policy: str = "heuri2", candidates: int = 8, seed: int = 0,
-                 reply: str = "greedy"):
+                 reply: str = "greedy", win: bool = False):
         from ..eval.evaluate import make_evaluator
 
         if candidates < 1:
             raise SimulationError(f"candidates {candidates}: give at least 1")
+        from ..eval.win_probability import WinProbability
+
+        self.win_table = WinProbability.of_pack(pack) if win else None
+        if win and self.win_table is None:
+            raise SimulationError(f"the {pack.spec.code} pack has no win-probability table: build it with "
+                                  f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
         self.pack = pack
         self.spec = pack.spec
         self.engine = make_evaluator(pack, engine)
@@ -139,6 +157,10 @@ class Simulator:
     # -- one rollout ---------------------------------------------------------------------
     def _rollout(self, letters, blanks, rack, unseen, bag_size, cand: Candidate, opp_rack, order, rules) -> float:
         """``s₀ − s₁ + v₂`` for one candidate, the opponent's rack and the bag's order given."""
+        return self._play_out(letters, blanks, rack, cand, opp_rack, order, rules)[0]
+
+    def _play_out(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules) -> tuple[float, int, bool]:
+        """``(s₀ − s₁ + v₂, tiles left in the bag, the game is over)`` for one rollout."""
         spec = self.spec
         nk, blank = spec.n_kinds, spec.n_letters
         rec = cand.record
@@ -155,12 +177,12 @@ class Simulator:
         if int(ours.sum()) == 0 and not bag:  # we went out: the game ends, their rack counts double
             from ..core.game import rack_value
 
-            return s0 + 2.0 * rack_value(spec, opp_rack)
+            return s0 + 2.0 * rack_value(spec, opp_rack), 0, True
         # the opponent's reply, valued from their side (they cannot see our rack)
         opp_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + ours
         r1 = self.reply.rank_arrays(L1, B1, opp_rack, opp_unseen, len(bag), rules=rules)
         if len(r1) == 0:
-            return s0
+            return s0, len(bag), False
         m1 = r1.moves[0]
         s1 = float(r1.j[0])
         L2, B2 = _place(L1, B1, m1)
@@ -173,7 +195,7 @@ class Simulator:
         our_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + theirs
         r2 = self.policy.rank_arrays(L2, B2, ours, our_unseen, len(bag), rules=rules)
         v2 = float(r2.v[0]) if len(r2) else 0.0
-        return s0 - s1 + v2
+        return s0 - s1 + v2, len(bag), False
 
     # -- the race --------------------------------------------------------------------------
     def simulate(self, position, seconds: float | None = 1.0, iterations: int | None = None,
@@ -209,6 +231,9 @@ class Simulator:
         rollouts, done_rounds, stopped_by = 0, 0, "done"
         rack_size = min(spec.rack_size, int(unseen.sum()))
         draw = self.opponent_racks(unseen, opponent_leave)
+        me = position.to_move
+        spread = float(position.scores[me]) - max(float(x) for i, x in enumerate(position.scores) if i != me)
+        key = self._key
 
         def out_of_time() -> str | None:
             if should_stop is not None and should_stop():
@@ -239,8 +264,10 @@ class Simulator:
                     break
                 opp, order = draw(rack_size)
                 for c in alive:
-                    c.values.append(self._rollout(letters, blanks, rack, unseen, bag_size, c, opp, order,
-                                                  position.spec))
+                    value, left, over = self._play_out(letters, blanks, rack, c, opp, order, position.spec)
+                    c.values.append(value)
+                    if self.win_table is not None:
+                        c.wins.append(self._win(spread + value, left, over))
                     rollouts += 1
                     if should_stop is not None and should_stop():
                         break
@@ -252,14 +279,29 @@ class Simulator:
                 break
             if len(alive) > 1 and rnd < rounds - 1:
                 # keep the better half by mean (ties: the engine's order)
-                ranked = sorted(alive, key=lambda c: -c.mean)
+                ranked = sorted(alive, key=lambda c: -key(c))
                 for c in ranked[max(1, math.ceil(len(ranked) / 2)):]:
                     c.alive = False
             if on_round is not None:
-                on_round(self._result(cands, rollouts, start, done_rounds, stopped_by))
+                on_round(self._result(cands, rollouts, start, done_rounds, stopped_by, key))
             if stopped_by in ("stop", "time"):
                 break
-        return self._result(cands, rollouts, start, done_rounds, stopped_by)
+        return self._result(cands, rollouts, start, done_rounds, stopped_by, key)
+
+    def _key(self, c: Candidate) -> float:
+        """What the race ranks a candidate by: its mean chance to win (with a table; the
+        points break ties), else its mean points."""
+        if self.win_table is None:
+            return c.mean
+        return c.win + 1e-9 * c.mean if c.values else float("-inf")
+
+    def _win(self, spread: float, bag: int, over: bool) -> float:
+        """Our chance to win after a rollout: ``spread`` (points, ours, the rollout's value
+        added) with the opponent to move and ``bag`` tiles left, or the result when the game
+        is ``over``."""
+        if over:
+            return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+        return 1.0 - float(self.win_table.p(-spread, bag))
 
     def opponent_racks(self, unseen: np.ndarray, opponent_leave=None):
         """A function ``draw(rack_size) -> (rack, order)``: the opponent's rack ((L+1,)
@@ -292,8 +334,9 @@ class Simulator:
         return draw
 
     @staticmethod
-    def _result(cands, rollouts, start, rounds, stopped_by) -> SimResult:
-        order = sorted(cands, key=lambda c: (not c.alive, -(c.mean if c.values else c.static - 1e9)))
+    def _result(cands, rollouts, start, rounds, stopped_by, key=None) -> SimResult:
+        key = key or (lambda c: c.mean)
+        order = sorted(cands, key=lambda c: (not c.alive, -(key(c) if c.values else c.static - 1e9)))
         measured = [c for c in order if c.alive and c.values]
         best = (measured[0] if measured else cands[0]).record
         return SimResult(order, best, rollouts, time.perf_counter() - start, rounds, stopped_by)

@@ -1,0 +1,97 @@
+"""The chance to win given the spread and the bag (heuri.eval.win_probability,
+pipeline/win_probability.py) and the simulation that races on it."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from heuri.core.game import Game
+from heuri.eval.evaluate import make_evaluator
+from heuri.eval.win_probability import WinProbability, WinProbabilityError, fit_win_probability
+from heuri.play.players import EngineError, make_player
+from heuri.search.simulation import Candidate, SimulationError, Simulator
+
+
+def test_the_fit_recovers_known_curves():
+    """Positions drawn from known logistic curves (offset 12, scale 20 + 4·bag): the fit
+    gives them back within a few points."""
+    rng = np.random.default_rng(7)
+    bag = rng.integers(0, 11, 60_000)
+    spread = rng.normal(0, 60, len(bag))
+    scale = 20.0 + 4.0 * bag
+    p = 1 / (1 + np.exp(-(spread + 12.0) / scale))
+    won = (rng.random(len(bag)) < p).astype(float)
+    t = fit_win_probability(spread, bag, won, window=0)
+    assert len(t.offset) == 11 and t.positions.sum() == len(bag)
+    assert np.allclose(t.scale, 20.0 + 4.0 * np.arange(11), rtol=0.12)
+    assert np.allclose(t.offset, 12.0, atol=4.0)
+    # and the chance itself, where it matters most (a lead of 30 with 5 tiles in the bag)
+    assert t.p(30, 5) == pytest.approx(1 / (1 + np.exp(-42 / 40)), abs=0.03)
+
+
+def test_a_table_round_trips_and_bad_tables_are_refused():
+    t = WinProbability(np.array([10.0, 5.0]), np.array([20.0, 40.0]), np.array([100, 90]))
+    back = WinProbability.from_table(t.table())
+    assert np.array_equal(back.offset, t.offset) and np.array_equal(back.scale, t.scale)
+    assert back.p(0, 99) == t.p(0, 1) == pytest.approx(1 / (1 + np.exp(-5 / 40)))  # a bag past the table: its last row
+    with pytest.raises(WinProbabilityError, match="no column 'scale'"):
+        WinProbability.from_table({"bag": [0], "offset": [0.0], "positions": [1]})
+    with pytest.raises(WinProbabilityError, match="not 0, 1, 2"):
+        WinProbability.from_table({**t.table(), "bag": np.array([1, 0])})
+    with pytest.raises(WinProbabilityError, match="no positions"):
+        fit_win_probability([], [], [])
+
+
+def test_the_built_table_reads_as_the_game(pack_en):
+    """The English table from heuri2's self-play: a lead wins more often the fewer tiles are
+    left, every curve rises with the spread, and the mover's edge at an even score is small."""
+    t = WinProbability.of_pack(pack_en)
+    if t is None:
+        pytest.skip("build/en/win_probability.parquet is not built (snakemake --cores 2 en)")
+    meta = json.loads((pack_en.root / "win_probability.json").read_text(encoding="utf-8"))
+    assert meta["engine"] == "heuri2" and meta["positions"] > 20 * meta["games"]
+    assert t.p(50, 0) > t.p(50, 40) > t.p(50, 80) > 0.5 > t.p(-50, 80) > t.p(-50, 40) > t.p(-50, 0)
+    for b in range(len(t.offset)):
+        assert t.scale[b] > 0 and np.all(np.diff(t.p(np.arange(-200, 201, 10), b)) > 0)
+    assert all(0.4 < t.p(0, b) < 0.85 for b in range(len(t.offset)))
+
+
+@pytest.fixture(scope="module")
+def midgame(pack_en):
+    g = Game(pack_en.spec, seed=5, words=pack_en.words)
+    ev = make_evaluator(pack_en, "heuri2")
+    for _ in range(6):
+        g.play(ev.choose(g.position))
+    return g.position
+
+
+def test_the_race_on_the_chance_to_win(pack_en, midgame):
+    """With ``win``, each rollout's points added to the spread become a chance to win with the
+    bag the rollout leaves (opponent to move), and the race ranks by its mean."""
+    if pack_en.win_probability_table is None:
+        pytest.skip("build/en/win_probability.parquet is not built (snakemake --cores 2 en)")
+    pos = midgame
+    sim = Simulator(pack_en, candidates=3, seed=2, win=True)
+    r = sim.engine.rank(pos)
+    cand = Candidate(r.moves[0], float(r.v[0]), r.leaves[0])
+    opp, order = sim.opponent_racks(pos.unseen())(7)
+    value, left, over = sim._play_out(pos.board.letters, pos.board.blanks, pos.rack, cand, opp, order, pos.spec)
+    me = pos.to_move
+    spread = float(pos.scores[me] - pos.scores[1 - me])
+    assert not over and 0 < left < pos.bag_size
+    assert sim._win(spread + value, left, over) == pytest.approx(1 - WinProbability.of_pack(pack_en).p(-(spread + value), left))
+    assert (sim._win(3.0, 0, True), sim._win(0.0, 0, True), sim._win(-1.0, 0, True)) == (1.0, 0.5, 0.0)
+    res = Simulator(pack_en, candidates=3, seed=2, win=True).simulate(pos, seconds=None, iterations=4)
+    assert all(len(c.wins) == len(c.values) for c in res.candidates)
+    alive = [c for c in res.candidates if c.alive]
+    assert res.best is alive[0].record and alive[0].win == max(c.win for c in alive)
+
+
+def test_win_needs_the_table(tiny_pack):
+    assert tiny_pack.win_probability_table is None and WinProbability.of_pack(tiny_pack) is None
+    with pytest.raises(SimulationError, match="no win-probability table: build it with snakemake"):
+        Simulator(tiny_pack, win=True)
+    with pytest.raises(EngineError, match="no win-probability table"):
+        make_player("heuri-sim@win=1", tiny_pack)
