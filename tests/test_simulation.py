@@ -183,3 +183,17 @@ def test_heuri_sim_infers_from_the_move_it_was_told_of(en):
     assert p.info["inferred"] is False
     with pytest.raises(EngineError, match="infer=0.5: give 0 or 1"):
         check_engine("heuri-sim@infer=0.5")
+
+
+def test_threads_play_the_same_race(en, midgame):
+    """With an iteration budget, two threads give the race of one, value for value: each
+    thread plays its own draw and the values are taken in the draws' order."""
+    one = Simulator(en, candidates=4, seed=5).simulate(midgame, seconds=None, iterations=6)
+    two = Simulator(en, candidates=4, seed=5, threads=2).simulate(midgame, seconds=None, iterations=6)
+    assert one.rollouts == two.rollouts > 0
+    assert [c.values for c in one.candidates] == [c.values for c in two.candidates]
+    assert one.best is not None and (one.best == two.best)
+    with pytest.raises(SimulationError, match="threads 0"):
+        Simulator(en, threads=0)
+    with pytest.raises(EngineError, match="threads=1.5: give a whole number"):
+        check_engine("heuri-sim@threads=1.5")

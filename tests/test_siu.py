@@ -362,7 +362,7 @@ def test_child_handshake_exact(pack_es):
         "option name Engine type combo default heuri5 var heuri5 var heuri4 var heuri3 var heuri2 var heuri1 var greedy",
         f"option name BestN type spin default {lines[5].split()[6]} min 1 max 1000",
         f"option name K type string default {lines[6].split()[6]}",
-        "option name Threads type spin default 1 min 1 max 1",
+        "option name Threads type spin default 1 min 1 max 64",
         "option name Candidates type spin default 10 min 1 max 1000",
         "option name Endgame type check default true",
         "option name EndgameClock type check default true",

@@ -504,7 +504,7 @@ def _think(args, pack, pos, title: str) -> int:
     spec = pack.spec
     if pos.bag_size == 0:
         raise HeuriError("--think: the bag is empty; the endgame search answers exactly: heuri endgame --cgp ...")
-    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed)
+    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed, threads=args.threads)
     res = sim.simulate(pos, seconds=args.think)
     rows = []
     for c in res.candidates:
@@ -1366,6 +1366,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", type=int_arg(2, 100), default=8,
                    help="--think: the engine's best moves that race (default 8)")
     p.add_argument("--seed", type=SEED, default=0, help="--think: the rollouts' draws (default 0)")
+    p.add_argument("--threads", type=int_arg(1, 64), default=min(os.cpu_count() or 1, 4),
+                   help="--think: rollouts played at once, one a thread (default: this machine's cores, at most 4)")
     _coords_option(p)
     p.set_defaults(func=cmd_best)
 

@@ -215,20 +215,22 @@ def _sim_options(name: str) -> dict:
     """``heuri-sim@seconds=1,candidates=8,infer=1`` → ``{"seconds": 1.0, "candidates": 8.0,
     "infer": 1.0}`` (the defaults for a name without options: 1 s, 8 candidates, no
     inference). Raises EngineError."""
-    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0}
-    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1)}
+    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0}
+    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1), "threads": (1, 64)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
             raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER, "
-                              f"infer=0 or 1 and win=0 or 1")
+                              f"infer=0 or 1, win=0 or 1 and threads=NUMBER")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         if key in ("infer", "win") and opts[key] not in (0.0, 1.0):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give 0 or 1")
+        if key in ("candidates", "threads") and opts[key] != int(opts[key]):
+            raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give a whole number")
     return opts
 
 
@@ -390,13 +392,17 @@ INFER_ENGINE = "heuri2"
 class SimPlayer:
     """``heuri-sim``: heuri.search.simulation's race over heuri5's best candidates while the
     bag holds tiles, heuri5's player (its endgame search) once it is empty. Options in the
-    name: ``heuri-sim@seconds=1,candidates=8,infer=1,win=1`` (defaults 1 s a move, 8
-    candidates, no inference, points). With ``win=1`` the race ranks by the chance to win
-    (the pack's win-probability table; :class:`heuri.search.simulation.Simulator`). With
-    ``infer=1`` the player infers what the opponent kept with the move
-    it was told of (:meth:`observe`; :func:`heuri.search.inference.infer_from_position`,
-    :data:`INFER_ENGINE` as the opponent's model, :data:`INFER_SHARE` of the time) and the
-    simulation draws the opponent's racks from that posterior."""
+    name: ``heuri-sim@seconds=1,candidates=8,infer=1,win=1,threads=2`` (defaults 1 s a move,
+    8 candidates, no inference, points, one thread).
+
+    - ``win=1``: the race ranks by the chance to win (the pack's win-probability table;
+      :class:`heuri.search.simulation.Simulator`);
+    - ``infer=1``: the player infers what the opponent kept with the move it was told of
+      (:meth:`observe`; :func:`heuri.search.inference.infer_from_position`,
+      :data:`INFER_ENGINE` as the opponent's model, :data:`INFER_SHARE` of the time) and the
+      simulation draws the opponent's racks from that posterior;
+    - ``threads=N``: the rollouts on N cores at once (in a match, ``--jobs`` times N should
+      not exceed the machine's cores)."""
 
     def __init__(self, pack, name: str = "heuri-sim", endgame_options: dict | None = None):
         from ..eval.evaluate import make_evaluator
@@ -407,7 +413,8 @@ class SimPlayer:
         self.seconds = float(opts["seconds"])
         self.infer = bool(opts["infer"])
         try:
-            self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]))
+            self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]),
+                                 threads=int(opts["threads"]))
         except HeuriError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)

@@ -128,6 +128,7 @@ class HeuriBackend(Backend):
         self.best_n = DEFAULT_BEST_N
         self.k = DEFAULT_K
         self.candidates = 10
+        self.threads = 1  # go sim's rollout threads (the static search runs on one)
         self.endgame = True
         self.endgame_clock = True
         self._pack = None
@@ -140,7 +141,7 @@ class HeuriBackend(Backend):
             OptionDecl("Engine", "combo", self.engine, var=ENGINE_CHOICES),
             OptionDecl("BestN", "spin", str(self.best_n), 1, 1000),
             OptionDecl("K", "string", str(self.k)),
-            OptionDecl("Threads", "spin", "1", 1, 1),
+            OptionDecl("Threads", "spin", str(self.threads), 1, 64),
             OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
             OptionDecl("Endgame", "check", "true"),
             OptionDecl("EndgameClock", "check", "true"),
@@ -188,7 +189,7 @@ class HeuriBackend(Backend):
         elif name == "EndgameClock":
             self.endgame_clock = value.lower() == "true"
         elif name == "Threads":
-            return [] if int(value) == 1 else ["ignored Threads: heuri searches on one thread"]
+            self.threads = int(value)  # go sim's rollouts; the static ranking stays on one thread
         self._players = {}
         return []
 
@@ -474,10 +475,12 @@ class HeuriBackend(Backend):
             return self._auto(sp, params, stop, emit)
         pack = sp.pack
         spec = pack.spec
-        key = ("sim", id(pack), self.engine, self.candidates)
+        threads = min(64, params.threads or self.threads)
+        key = ("sim", id(pack), self.engine, self.candidates, threads)
         sim = self._players.get(key)
         if sim is None:
-            sim = self._players[key] = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates))
+            sim = self._players[key] = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates),
+                                                 threads=threads)
         seconds = None
         if stop.deadline is not None:
             seconds = max(0.01, stop.deadline - time.monotonic())
