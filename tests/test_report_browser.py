@@ -79,6 +79,8 @@ def test_report_renders_in_chromium(lang, browser, shots, tmp_path):
     rows = page.locator("#turns tr.turnrow")
     assert rows.count() == len(g.rows)
     assert all(x > 0 for x in _box(page.locator("#turns")))
+    # nothing wider than the window: the summary's and the turns' tables wrap their headings
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1250
     # the three plots are drawn (Matplotlib SVG with paths inside)
     for name in ("equity", "score", "bingo"):
         svg = page.locator(f"#plot-{name} svg")
