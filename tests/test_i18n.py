@@ -33,7 +33,8 @@ def test_the_extractor_finds_each_kind_of_mark(template):
     assert "heuri/apps/web/static/index.html" in where["Rank moves"]  # data-i18n
     assert "heuri/apps/web/static/index.html" in where["tile palette"]  # data-i18n-attr
     assert any("<b>[CH]</b>" in k for k in where)  # data-i18n-html keeps its <b> marks
-    assert "heuri/apps/web/static/app.js" in where["Type a rack first (e.g. AEIRS[CH]?)."]  # t("...")
+    assert "heuri/apps/web/static/app.js" in where["Type a rack first (e.g. {rack})."]  # t("...")
+    assert "heuri/apps/web/static/i18n.js" in where["{move} places no tile."]  # N_("...")
     assert "heuri/apps/templates/game.html" in where["Summary"]  # {{ _("...") }}
     assert "heuri/apps/templates/ranking.html" in where["Players' moves"]
     assert "heuri/apps/report.py" in where["Score and spread"]  # _ = translator(...)

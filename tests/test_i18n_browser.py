@@ -79,6 +79,11 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert {"MT", "MD", "LT", "LD"} <= set(pg.evaluate(squares)) and "3W" not in pg.evaluate(squares)
         assert pg.locator("#palette button[data-tile='?']").get_attribute("title") == "un joker"
         assert pg.locator("#lang option").first.inner_text() == "espagnol (es)"
+        # the rack's example is the board language's: no [CH] on a French board
+        pg.select_option("#lang", "fr")
+        assert pg.get_attribute("#rack", "placeholder") == "p. ex. AEIRST?"
+        pg.select_option("#lang", "es")
+        assert pg.get_attribute("#rack", "placeholder") == "p. ex. AEIRS[CH]?"
         # a ranking in French: the count line, and a rack forgotten says so in French
         pg.click("#rank")
         pg.wait_for_function("() => document.querySelector('#rack-error').textContent !== ''")

@@ -111,6 +111,13 @@ function langName(code, name) {
 
 function langInfo() { return S.info.langs.find((l) => l.code === S.lang); }
 
+// a rack to show as an example in the board's language: a multi-letter tile in brackets
+// where the language has one (Spanish AEIRS[CH]?), else plain letters (AEIRST?)
+function exampleRack() {
+  const multi = langInfo().tiles.find((x) => x.tile.length > 1);
+  return multi ? `AEIRS${multi.text}?` : "AEIRST?";
+}
+
 function setLang(code, reset) {
   S.lang = code;
   $("#lang").value = code;
@@ -130,6 +137,7 @@ function setLang(code, reset) {
     pal.append(b);
   }
   pal.append(el("button", { class: "tilebtn", "data-tile": "?", title: t("a blank") }, "?"));
+  $("#rack").placeholder = t("e.g. {rack}", { rack: exampleRack() });
   pal.append(el("button", { class: "tilebtn wide", "data-tile": "⌫", title: t("remove the last tile") }, "⌫"));
   if (reset) {
     S.grid = Array.from({ length: N }, () => Array(N).fill(""));
@@ -210,7 +218,7 @@ async function rank() {
   showError("#pos-error", null);
   fieldError("#rack", null);
   clearMoves();
-  if (!rackText()) { fieldError("#rack", t("Type a rack first (e.g. AEIRS[CH]?).")); return; }
+  if (!rackText()) { fieldError("#rack", t("Type a rack first (e.g. {rack}).", { rack: exampleRack() })); return; }
   await refresh();
   try {
     const d = await api("/api/best", { lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
