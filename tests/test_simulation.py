@@ -197,3 +197,19 @@ def test_threads_play_the_same_race(en, midgame):
         Simulator(en, threads=0)
     with pytest.raises(EngineError, match="threads=1.5: give a whole number"):
         check_engine("heuri-sim@threads=1.5")
+
+
+def test_a_prior_draws_the_means_towards_the_static_values(en):
+    """prior=10 with 10 rollouts each: half the way from the static value (shifted by the
+    candidates' common difference) to the rollouts' mean, computed by hand."""
+    rec = np.zeros(1, dtype=[("score", "i4")])[0]
+    a = Candidate(rec, 30.0, np.zeros(1), values=[40.0] * 10)
+    b = Candidate(rec, 20.0, np.zeros(1), values=[60.0] * 10)
+    # shift = mean(40 - 30, 60 - 20) = 25; a: 30 + 25 + 0.5 (40 - 30 - 25), b: 20 + 25 + 0.5 (60 - 20 - 25)
+    key = Simulator(en, prior=10)._ranker([a, b])
+    assert (key(a), key(b)) == (47.5, 52.5)
+    assert Simulator(en)._ranker([a, b])(a) == 40.0  # no prior: the rollouts alone
+    strong = Simulator(en, prior=1e6)._ranker([a, b])
+    assert strong(a) > strong(b)  # almost all weight on the static values: their order
+    with pytest.raises(SimulationError, match="does not combine with win"):
+        Simulator(en, prior=5, win=True)

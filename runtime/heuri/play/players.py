@@ -215,14 +215,15 @@ def _sim_options(name: str) -> dict:
     """``heuri-sim@seconds=1,candidates=8,infer=1`` → ``{"seconds": 1.0, "candidates": 8.0,
     "infer": 1.0}`` (the defaults for a name without options: 1 s, 8 candidates, no
     inference). Raises EngineError."""
-    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0}
-    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1), "threads": (1, 64)}
+    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0, "prior": 0.0}
+    bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1), "threads": (1, 64),
+              "prior": (0, 100000)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
             raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER, "
-                              f"infer=0 or 1, win=0 or 1 and threads=NUMBER")
+                              f"infer=0 or 1, win=0 or 1, threads=NUMBER and prior=NUMBER")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
@@ -401,6 +402,8 @@ class SimPlayer:
       (:meth:`observe`; :func:`heuri.search.inference.infer_from_position`,
       :data:`INFER_ENGINE` as the opponent's model, :data:`INFER_SHARE` of the time) and the
       simulation draws the opponent's racks from that posterior;
+    - ``prior=N``: each candidate's mean drawn towards its static value by N rollouts'
+      worth (:meth:`heuri.search.simulation.Simulator._ranker`);
     - ``threads=N``: the rollouts on N cores at once (in a match, ``--jobs`` times N should
       not exceed the machine's cores)."""
 
@@ -414,7 +417,7 @@ class SimPlayer:
         self.infer = bool(opts["infer"])
         try:
             self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]),
-                                 threads=int(opts["threads"]))
+                                 threads=int(opts["threads"]), prior=float(opts["prior"]))
         except HeuriError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)

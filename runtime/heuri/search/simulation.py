@@ -134,18 +134,25 @@ class Simulator:
       loss; ``threads``: rollouts played on that many threads at once (the move generator
       and the evaluators release the GIL: two threads play about 1.8 times the rollouts of
       one on two cores), each on a draw of its own, the values taken in the draws' order
-      (an iteration budget gives the same race with any count). Raises SimulationError for
-      a ``win`` without the table or a bad count.
+      (an iteration budget gives the same race with any count); ``prior``: rollouts' worth of
+      weight on the static value (:meth:`_ranker`; 0, the default: the rollouts alone), so
+      that a race of a few rollouts a candidate does not rank by their noise. Raises
+      SimulationError for a ``win`` without the table, a bad count, or ``prior`` with ``win``.
     """
 
     def __init__(self, pack, engine: str = "heuri5", policy: str = "heuri2", candidates: int = 8, seed: int = 0,
-                 reply: str = "greedy", win: bool = False, threads: int = 1):
+                 reply: str = "greedy", win: bool = False, threads: int = 1, prior: float = 0.0):
         from ..eval.evaluate import make_evaluator
 
         if candidates < 1:
             raise SimulationError(f"candidates {candidates}: give at least 1")
         if not 1 <= threads <= 64:
             raise SimulationError(f"threads {threads}: give 1 to 64")
+        if not 0 <= prior <= 1e6:
+            raise SimulationError(f"prior {prior}: give a number of rollouts from 0")
+        if prior and win:
+            raise SimulationError("prior draws the points towards the static value; it does not combine with win")
+        self.prior = float(prior)
         self.threads = int(threads)
         self._executor = None
         self._workers: list = []
@@ -243,7 +250,6 @@ class Simulator:
         draw = self.opponent_racks(unseen, opponent_leave)
         me = position.to_move
         spread = float(position.scores[me]) - max(float(x) for i, x in enumerate(position.scores) if i != me)
-        key = self._key
 
         def out_of_time() -> str | None:
             if should_stop is not None and should_stop():
@@ -298,14 +304,15 @@ class Simulator:
                 break
             if len(alive) > 1 and rnd < rounds - 1:
                 # keep the better half by mean (ties: the engine's order)
+                key = self._ranker(alive)
                 ranked = sorted(alive, key=lambda c: -key(c))
                 for c in ranked[max(1, math.ceil(len(ranked) / 2)):]:
                     c.alive = False
             if on_round is not None:
-                on_round(self._result(cands, rollouts, start, done_rounds, stopped_by, key))
+                on_round(self._result(cands, rollouts, start, done_rounds, stopped_by, self._ranker(cands)))
             if stopped_by in ("stop", "time"):
                 break
-        return self._result(cands, rollouts, start, done_rounds, stopped_by, key)
+        return self._result(cands, rollouts, start, done_rounds, stopped_by, self._ranker(cands))
 
     @staticmethod
     def _play_draw(worker, alive, drawn, letters, blanks, rack, rules, should_stop, partial: bool = False) -> list:
@@ -338,6 +345,24 @@ class Simulator:
                 self._workers.append(w)
             self._executor = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="heuri-sim")
         return self._executor
+
+    def _ranker(self, cands):
+        """The key the race ranks ``cands`` by (:meth:`_key`); with a ``prior``, each mean
+        is drawn towards the candidate's static value by ``prior`` rollouts' worth of
+        weight, ``static + shift + n/(n + prior)·(mean − static − shift)``, ``shift`` the
+        mean of ``mean − static`` over the measured candidates (a rollout's value and the
+        static equity differ by a common amount: the opponent's reply, our next move)."""
+        if self.prior <= 0:
+            return self._key
+        measured = [c for c in cands if c.values]
+        shift = float(np.mean([c.mean - c.static for c in measured])) if measured else 0.0
+
+        def key(c: Candidate) -> float:
+            if not c.values:
+                return float("-inf")
+            return c.static + shift + c.n / (c.n + self.prior) * (c.mean - c.static - shift)
+
+        return key
 
     def _key(self, c: Candidate) -> float:
         """What the race ranks a candidate by: its mean chance to win (with a table; the
