@@ -59,6 +59,21 @@ def _open(ctx, url):
     return pg
 
 
+def _shot(pg, shots, name):
+    """A screenshot of the page kept as ``name`` in the screenshots' folder."""
+    shot = shots / name
+    pg.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
+
+
+def _refusal(pg, move):
+    """Type ``move`` in the Play view and hand it in: the message shown beside the field."""
+    pg.fill("#play-move", move)
+    pg.press("#play-move", "Enter")
+    pg.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
+    return pg.inner_text("#play-move-error")
+
+
 def _labels(pg):
     return {"tabs": pg.locator("#tabs button").all_inner_texts(), "rank": pg.inner_text("#rank"),
             "rack": pg.inner_text("label:has(#rack) span"), "lang": pg.evaluate("document.documentElement.lang"),
@@ -93,9 +108,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         pg.wait_for_function("() => document.querySelector('#moves tbody tr') || document.querySelector('#pos-error').textContent")
         assert pg.inner_text("#pos-error") == ""
         assert "coups candidats" in pg.inner_text("#moves-count")
-        shot = shots / "serve-fr.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-fr.png")
         # the record's language heads the Game view, not the board's (Spanish here)
         pg.click('#tabs button[data-view="game"]')
         pg.set_input_files("#gcg-file", str(CASES / "fr" / "001.gcg"))
@@ -103,9 +116,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert pg.inner_text("#game-head").startswith("français (fr) · lexique ")
         assert pg.input_value("#lang") == "fr" and pg.locator("#lang").is_disabled()
         assert pg.inner_text("#turn-no").startswith("coup 1 sur ")
-        shot = shots / "serve-fr-game.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-fr-game.png")
         pg.click('#tabs button[data-view="position"]')
         assert pg.input_value("#lang") == "es" and not pg.locator("#lang").is_disabled()  # the board's again
         assert pg.errors == []
@@ -130,9 +141,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         assert pg.inner_text("h3:has(#play-bag)").startswith("Fichas por salir (bolsa ")
         pg.click("#play-infer")  # before heuri's first move: said at once, in the page's language
         assert pg.inner_text("#play-infer-text") == "heuri aún no ha jugado."
-        shot = shots / "serve-es.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-es.png")
         # what heuri may hold after its first move (heuri starts this game)
         pg.select_option("#play-first", "heuri")
         pg.click("#play-new")
@@ -141,9 +150,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         pg.wait_for_function("() => document.querySelector('#play-infer-text').textContent.startsWith('Tras ')")
         text = pg.inner_text("#play-infer-text")
         assert "heuri probablemente se quedó con:" in text and "(antes de su jugada " in text
-        shot = shots / "serve-es-infer.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-es-infer.png")
         # and English: the page comes back on the view it was showing
         with pg.expect_navigation():
             pg.select_option("#ui-lang", "en")
@@ -153,9 +160,7 @@ def test_board_speaks_the_browsers_language_and_the_switch_is_kept(server, brows
         pg.wait_for_selector("#pos-board svg rect.sq")
         assert _labels(pg) == {"tabs": ["Position", "Game", "Play", "Duplicate"], "rank": "Rank moves", "rack": "Rack",
                                "lang": "en", "switch": "en", "placeholder": "e.g. AEIRS[CH]?"}
-        shot = shots / "serve-en.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-en.png")
         assert pg.errors == []
     finally:
         ctx.close()
@@ -198,14 +203,10 @@ def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa
         pg.fill("#play-seed", "3")
         pg.click("#play-new")
         pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'à vous'")
-        pg.fill("#play-move", "8H SRIA")  # FISF on a French page: down from H8, over the centre
-        pg.press("#play-move", "Enter")
-        pg.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
-        assert pg.inner_text("#play-move-error") == "8H SRIA forme un mot absent du lexique : SRIA."
+        # FISF on a French page: down from H8, over the centre
+        assert _refusal(pg, "8H SRIA") == "8H SRIA forme un mot absent du lexique : SRIA."
         assert pg.input_value("#play-move") == "8H SRIA"
-        shot = shots / "serve-fr-refusal.png"
-        pg.screenshot(path=str(shot))
-        print(f"screenshot: {shot}")
+        _shot(pg, shots, "serve-fr-refusal.png")
         with pg.expect_navigation():
             pg.select_option("#ui-lang", "es")
         pg.wait_for_selector("#view-play.on")
@@ -213,11 +214,8 @@ def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa
         pg.fill("#play-seed", "3")
         pg.click("#play-new")
         pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
-        pg.fill("#play-move", "99 SOL")
-        pg.press("#play-move", "Enter")
-        pg.wait_for_function("() => document.querySelector('#play-move-error').textContent !== ''")
-        assert pg.inner_text("#play-move-error") == ("99 no es una coordenada: escribe la casilla como 8H para una "
-                                                     "palabra horizontal, H8 para una vertical.")
+        assert _refusal(pg, "99 SOL") == ("99 no es una coordenada: escribe la casilla como 8H para una "
+                                          "palabra horizontal, H8 para una vertical.")
         # the browser logs each refusal's 400; nothing else went wrong
         assert [e for e in pg.errors if "status of 400" not in e] == []
     finally:

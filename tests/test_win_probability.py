@@ -7,11 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from heuri.core.game import Game
-from heuri.eval.evaluate import make_evaluator
 from heuri.eval.win_probability import WinProbability, WinProbabilityError, fit_win_probability
 from heuri.play.players import EngineError, make_player
 from heuri.search.simulation import Candidate, SimulationError, Simulator
+from test_simulation import en, midgame  # noqa: F401 (fixtures: the English pack, a midgame position)
 
 
 def test_the_fit_recovers_known_curves():
@@ -56,15 +55,6 @@ def test_the_built_table_reads_as_the_game(pack_en):
     for b in range(len(t.offset)):
         assert t.scale[b] > 0 and np.all(np.diff(t.p(np.arange(-200, 201, 10), b)) > 0)
     assert all(0.4 < t.p(0, b) < 0.85 for b in range(len(t.offset)))
-
-
-@pytest.fixture(scope="module")
-def midgame(pack_en):
-    g = Game(pack_en.spec, seed=5, words=pack_en.words)
-    ev = make_evaluator(pack_en, "heuri2")
-    for _ in range(6):
-        g.play(ev.choose(g.position))
-    return g.position
 
 
 def test_the_race_on_the_chance_to_win(pack_en, midgame):
