@@ -105,6 +105,24 @@ def test_siu_go_sim():
     assert "info string sim" in r.stdout and "stopped by done" in r.stdout
     first = best[0].split()[1]
     assert any(s[3] == first for s in sims)
+    assert not any("win" in s for s in sims)  # points: no chance to win
+
+
+def test_siu_go_sim_on_the_chance_to_win(en):
+    """``setoption name SimValue value win``: the race on the chance to win, each info line
+    with ``win`` (percent)."""
+    from heuri.eval.win_probability import WinProbability
+
+    if WinProbability.of_pack(en) is None:
+        pytest.skip("build/en/win_probability.parquet is not built (snakemake --cores 2 en)")
+    mid = "/".join(["15"] * 7 + ["4CAT8"] + ["15"] * 7)
+    script = "\n".join(["siu", "setoption name SimValue value win", "isready",
+                        f"position cgp {mid} AEINRST/ 0/10 0", "go sim iterations 2", "quit"]) + "\n"
+    r = subprocess.run([sys.executable, "-m", "heuri", "siu", "--lang", "en"], input=script, capture_output=True,
+                       text=True, timeout=300)
+    sims = [s.split() for s in r.stdout.splitlines() if s.startswith("info sim move ")]
+    assert sims and all(s[12] == "win" and 0 <= float(s[13]) <= 100 for s in sims), r.stdout
+    assert sum(s.startswith("bestmove ") for s in r.stdout.splitlines()) == 1
 
 
 def test_best_think_ranks_the_race(en, midgame, capsys):

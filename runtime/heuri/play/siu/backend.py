@@ -129,6 +129,7 @@ class HeuriBackend(Backend):
         self.k = DEFAULT_K
         self.candidates = 10
         self.threads = 1  # go sim's rollout threads (the static search runs on one)
+        self.sim_value = "points"  # go sim races on points, or on the chance to win ("win")
         self.endgame = True
         self.endgame_clock = True
         self._pack = None
@@ -143,6 +144,7 @@ class HeuriBackend(Backend):
             OptionDecl("K", "string", str(self.k)),
             OptionDecl("Threads", "spin", str(self.threads), 1, 64),
             OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
+            OptionDecl("SimValue", "combo", self.sim_value, var=("points", "win")),
             OptionDecl("Endgame", "check", "true"),
             OptionDecl("EndgameClock", "check", "true"),
         ]
@@ -188,6 +190,8 @@ class HeuriBackend(Backend):
             self.endgame = value.lower() == "true"
         elif name == "EndgameClock":
             self.endgame_clock = value.lower() == "true"
+        elif name == "SimValue":
+            self.sim_value = value
         elif name == "Threads":
             self.threads = int(value)  # go sim's rollouts; the static ranking stays on one thread
         self._players = {}
@@ -467,7 +471,7 @@ class HeuriBackend(Backend):
         import time
 
         from ...core.move import Move
-        from ...search.simulation import Simulator
+        from ...search.simulation import SimulationError, Simulator
 
         pos = sp.position
         if pos.bag_size == 0:
@@ -476,11 +480,15 @@ class HeuriBackend(Backend):
         pack = sp.pack
         spec = pack.spec
         threads = min(64, params.threads or self.threads)
-        key = ("sim", id(pack), self.engine, self.candidates, threads)
+        key = ("sim", id(pack), self.engine, self.candidates, threads, self.sim_value)
         sim = self._players.get(key)
         if sim is None:
-            sim = self._players[key] = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates),
-                                                 threads=threads)
+            try:
+                sim = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates), threads=threads,
+                                win=self.sim_value == "win")
+            except SimulationError as e:
+                raise SiuError("bad-option", f"SimValue win: {e}") from None
+            self._players[key] = sim
         seconds = None
         if stop.deadline is not None:
             seconds = max(0.01, stop.deadline - time.monotonic())
@@ -492,8 +500,9 @@ class HeuriBackend(Backend):
                 if alive_only and not c.alive:
                     continue
                 se = f"{c.stderr:.2f}" if c.n > 1 else "-"
+                win = f" win {100 * c.win:.2f}" if c.wins else ""
                 emit(f"info sim move {Move.from_record(c.record, spec).siu(spec, pos.board)} eq {c.mean:.2f} "
-                     f"se {se} iterations {c.n} static {c.static:.2f}")
+                     f"se {se} iterations {c.n} static {c.static:.2f}{win}")
 
         res = sim.simulate(pos, seconds=seconds, iterations=params.iterations, should_stop=stop.stopped,
                            on_round=lambda r: lines(r, True))
