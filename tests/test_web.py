@@ -429,21 +429,23 @@ def _page_templates() -> dict[str, str]:
 
 def _page_message(data: dict) -> str:
     """The message the page shows for an API refusal, as i18n.js's heuriErrorText finds it:
-    the template of ``kind:form``, ``kind``, ``cause:form`` or ``cause``, filled from
-    ``params`` (the coordinates' examples come from the page). Fails when the template
-    needs a part the server did not send (the page would fall back to the English)."""
+    the first template of ``kind:form``, ``kind``, ``cause:form``, ``cause`` or
+    ``source:where`` whose every part the answer carries, filled from ``params`` (the
+    coordinates' examples come from the page). Fails when none is (the page would show
+    the server's English sentence)."""
     import re
 
     templates = _page_templates()
     p = dict(data.get("params") or {})
     keys = [x for k in (data["kind"], p.get("cause")) if k for x in ([f"{k}:{p['form']}"] if p.get("form") else []) + [k]]
-    key = next(k for k in keys if k in templates)
+    if p.get("source"):
+        keys.append(f"{p['source']}:{p['where']}")
     p.update(across="8H", down="H8")
     if isinstance(p.get("square"), list):
         r, c = p["square"]
         p["square"] = f"{r + 1}{chr(65 + c)}"
-    missing = set(re.findall(r"\{(\w+)\}", templates[key])) - set(p)
-    assert not missing, (key, missing, data)
+    key = next((k for k in keys if k in templates and set(re.findall(r"\{(\w+)\}", templates[k])) <= set(p)), None)
+    assert key is not None, (keys, data)
     return re.sub(r"\{(\w+)\}", lambda m: str(p[m.group(1)]), templates[key])
 
 
@@ -500,3 +502,31 @@ def test_a_warning_names_the_lexicons_for_the_page(client):
     assert d["warning"] and d["warning_params"]["named"] == "FILE2017" and d["warning_params"]["pack"] == "es"
     assert d["warning_params"]["words"] == d["lexicon"]
     assert client.post("/api/position", json={"lang": "es", "cgp": OPENING}).json()["warning_params"] is None
+
+
+@pytest.mark.parametrize("cgp, message", [
+    ("15/15 A/ 0/0 0", "The CGP's board has 2 rows; it needs 15, separated by /."),
+    (OPENING.replace("15 AEIRS", "14 AEIRS"), "Row 15 of the CGP's board covers 14 squares; it needs 15."),
+    ("/".join(["15"] * 14 + ["K14"]) + " A/ 0/0 0", "Row 15 of the CGP's board: K is not a tile of this game."),
+    (OPENING.replace("0/0 0", "0/x 0"), "The CGP's scores 0/x: write whole numbers separated by /."),
+    (OPENING.replace("0/0 0", "0/0/0 0"), "The CGP's racks and scores do not match: 2 racks, 3 scores."),
+    (OPENING.replace("AEIRS[CH]?/ 0/0", "AEIRS[CH]? 0"), "The CGP's racks AEIRS[CH]?: write two, separated by / (RACK/ "
+                                                  "when the other is unknown)."),
+    (OPENING.replace("0/0 0", "0/0 x"), "The CGP's count of scoreless turns, x, is not a whole number."),
+    (OPENING + " lex FILE2017", "The CGP's operations lex FILE2017: each ends with ;."),
+])
+def test_a_refused_position_carries_its_parts(client, cgp, message):
+    r = client.post("/api/position", json={"lang": "es", "cgp": cgp})
+    assert r.status_code == 400, r.text
+    assert _page_message(r.json()) == message
+
+
+def test_a_refused_record_and_name_carry_their_parts(client):
+    r = client.post("/api/game", json={"gcg": "#character-encoding UTF-8\n>A: AEINRST 8D AEINRSTX +99 99\n",
+                                       "lang": "es"})
+    assert r.status_code == 400, r.text
+    msg = _page_message(r.json())
+    assert msg.startswith("The record cannot be read (line 2): ") and r.json()["params"]["detail"] in msg
+    r = client.post("/api/play", json={"lang": "es", "name": "x" * 200})
+    assert r.status_code == 400 and r.json()["kind"] == "bad-name", r.text
+    assert _page_message(r.json()).startswith("A name has at most ") and "(200 typed)" in _page_message(r.json())

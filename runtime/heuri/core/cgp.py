@@ -83,7 +83,8 @@ def _board_from_rows(field: str, spec: "LanguageSpec") -> Board:
     n = spec.board_size
     rows = field.split("/")
     if len(rows) != n:
-        raise CgpError(f"CGP board {field!r}: {len(rows)} rows, expected {n} separated by '/'", "bad-board")
+        raise CgpError(f"CGP board {field!r}: {len(rows)} rows, expected {n} separated by '/'", "bad-board",
+                       form="rows", count=len(rows), size=n)
     letters = np.full((n, n), -1, dtype=np.int8)
     blanks = np.zeros((n, n), dtype=bool)
     for r, row in enumerate(rows):
@@ -96,18 +97,20 @@ def _board_from_rows(field: str, spec: "LanguageSpec") -> Board:
             case = check_spelling(body)  # heuri.tiletext: upper = tile, lower = blank
             if case is None or (len(body) > 1 and not tok.startswith("[")):
                 raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile or a run of empty squares",
-                               "bad-board")
+                               "bad-board", form="token", row=r + 1, text=tok)
             if c >= n:
                 break
             try:
                 letters[r, c] = spec.tile_id(body)
             except TileError:
-                raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile of {spec.name}", "bad-board") from None
+                raise CgpError(f"CGP row {r + 1} {row!r}: {tok!r} is not a tile of {spec.name}", "bad-board",
+                               form="tile", row=r + 1, text=tok) from None
             blanks[r, c] = case == "lower"
             c += 1
         width = sum(int(t) if t.isdigit() else 1 for t in _ROW_TOKEN.findall(row))
         if width != n:
-            raise CgpError(f"CGP row {r + 1} {row!r} covers {width} squares, expected {n}", "bad-board")
+            raise CgpError(f"CGP row {r + 1} {row!r} covers {width} squares, expected {n}", "bad-board",
+                           form="width", row=r + 1, count=width, size=n)
     return Board(spec, letters, blanks)
 
 
@@ -120,10 +123,10 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
         raise CgpError("the CGP is empty; expected one line of 4 fields: the board (15 rows separated by "
                        "'/', digits for runs of empty squares), the racks ('RACK/RACK', the player to move "
                        "first), the scores ('0/0') and the count of scoreless turns, then optional "
-                       "operations ('lex NAME;')", "missing-fields")
+                       "operations ('lex NAME;')", "missing-fields", count=0)
     if len(fields) < 4:
         raise CgpError(f"CGP {text!r}: expected 4 fields (board, racks, scores, zero turns) and "
-                       f"optional operations, got {len(fields)}", "missing-fields")
+                       f"optional operations, got {len(fields)}", "missing-fields", count=len(fields))
     board = _board_from_rows(nfc(fields[0]), spec)
     racks = []
     for i, rk in enumerate(fields[1].split("/")):
@@ -141,15 +144,17 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
     try:
         scores = tuple(int(s) for s in fields[2].split("/"))
     except ValueError:
-        raise CgpError(f"CGP scores {fields[2]!r}: expected integers separated by '/'", "bad-scores") from None
+        raise CgpError(f"CGP scores {fields[2]!r}: expected integers separated by '/'", "bad-scores",
+                       form="parse", text=fields[2]) from None
     if len(scores) != len(racks):
         raise CgpError(f"CGP has {len(racks)} racks ({fields[1]!r}) but {len(scores)} scores ({fields[2]!r})",
-                       "bad-scores")
+                       "bad-scores", form="count", racks=len(racks), scores=len(scores))
     if len(racks) < 2:
         raise CgpError(f"CGP racks {fields[1]!r}: at least two players ('RACK/' when the other is unknown)",
-                       "bad-rack")
+                       "bad-rack", form="players", text=fields[1])
     if not fields[3].isdigit():
-        raise CgpError(f"CGP zero-turn count {fields[3]!r}: expected a non-negative integer", "bad-zeros")
+        raise CgpError(f"CGP zero-turn count {fields[3]!r}: expected a non-negative integer", "bad-zeros",
+                       text=fields[3])
     ops = []
     if len(fields) == 5:
         for part in fields[4].split(";"):
@@ -162,10 +167,12 @@ def parse_cgp(text: str, spec: "LanguageSpec") -> CgpRecord:
                 try:
                     int(args)
                 except ValueError:
-                    raise CgpError(f"CGP operation {name!r}: expected an integer, got {args!r}", "bad-op") from None
+                    raise CgpError(f"CGP operation {name!r}: expected an integer, got {args!r}", "bad-op",
+                                   form="int", name=name, text=args) from None
             ops.append((name, args))
         if fields[4].strip() and not fields[4].strip().endswith(";"):
-            raise CgpError(f"CGP operations {fields[4]!r}: each operation ends with ';'", "bad-op")
+            raise CgpError(f"CGP operations {fields[4]!r}: each operation ends with ';'", "bad-op", form="end",
+                           text=fields[4])
     rec = CgpRecord(board, tuple(racks), scores, int(fields[3]), tuple(ops))
     # Tiles on the board and in known racks must exist in the bag.
     used = board.tile_counts()

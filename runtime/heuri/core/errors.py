@@ -54,7 +54,9 @@ class GcgError(KindedError):
 
     def __init__(self, message: str, kind: str = "malformed-line", line: int = 0, path: str | None = None):
         where = f"{path or '<gcg>'}" + (f":{line}" if line else "")
-        super().__init__(f"{where}: {message} [{kind}]", kind)
+        # params: an interface frames the (English) detail in its own language
+        super().__init__(f"{where}: {message} [{kind}]", kind, source="gcg", line=line, detail=message,
+                         where="line" if line else "file")
         self.line = line
         self.path = path
 

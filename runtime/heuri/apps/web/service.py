@@ -61,7 +61,7 @@ from pathlib import Path
 import numpy as np
 
 from ...eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
-from ...core.errors import HeuriError, MoveError
+from ...core.errors import HeuriError, KindedError, MoveError
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
 #: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
@@ -1119,13 +1119,15 @@ def _player_name(req: dict, field: str) -> str | None:
         raise HeuriError(f"{field}: {_show(v)} is not a string")
     name = " ".join(v.split())
     if len(name) > MAX_NAME:
-        raise HeuriError(f"{field}: {len(name)} characters; a name has at most {MAX_NAME}")
+        raise KindedError(f"{field}: {len(name)} characters; a name has at most {MAX_NAME}", "bad-name",
+                          field=field, form="long", count=len(name), size=MAX_NAME)
     bad = next((ch for ch in v if unicodedata.category(ch)[0] == "C" and ch not in " \t"), None)
     if bad is not None:
-        raise HeuriError(f"{field}: {_show(v)} holds a control character (U+{ord(bad):04X}); type letters, digits "
-                         f"and spaces")
+        raise KindedError(f"{field}: {_show(v)} holds a control character (U+{ord(bad):04X}); type letters, digits "
+                          f"and spaces", "bad-name", field=field, form="control")
     if not any(ch.isalnum() for ch in name):
-        raise HeuriError(f"{field}: {_show(v)}: a name needs at least one letter or digit")
+        raise KindedError(f"{field}: {_show(v)}: a name needs at least one letter or digit", "bad-name",
+                          field=field, form="empty")
     return name
 
 

@@ -15,7 +15,7 @@ async function api(path, body) {
   try { data = await r.json(); } catch (e) { data = { error: t("the server answered {status} {text}", { status: r.status, text: r.statusText }) }; }
   if (!r.ok) {
     const err = new Error(window.heuriErrorText(data) || t("error {status}", { status: r.status }));
-    err.status = r.status; err.kind = data.kind; throw err;
+    err.status = r.status; err.kind = data.kind; err.params = data.params || {}; throw err;
   }
   return data;
 }
@@ -465,7 +465,7 @@ async function newGame() {
   } catch (e) {
     $("#play-status").textContent = "";
     const msg = String(e.message || "");
-    if (msg.startsWith("name:")) fieldError("#play-name", e);
+    if (e.kind === "bad-name" || msg.startsWith("name:")) fieldError("#play-name", e);
     else if (msg.startsWith("seed:")) fieldError("#play-seed", e);
     else showError("#play-error", e);
   }

@@ -114,6 +114,22 @@
     "malformed-rack": N_("The rack {text}: {tile} is not a tile of this game."),
     "malformed-rack:case": N_("The rack {text}: {tile} is not a tile: write capital letters, ? for a blank and a tile of several letters in brackets."),
     "rack-not-in-bag": N_("There are more {tiles} on the board and the racks than the tile set has."),
+    "bad-board:rows": N_("The CGP's board has {count} rows; it needs {size}, separated by /."),
+    "bad-board:token": N_("Row {row} of the CGP's board: {text} is neither a tile nor a count of empty squares."),
+    "bad-board:tile": N_("Row {row} of the CGP's board: {text} is not a tile of this game."),
+    "bad-board:width": N_("Row {row} of the CGP's board covers {count} squares; it needs {size}."),
+    "missing-fields": N_("The CGP has {count} fields; it needs 4 (the board, the racks, the scores, the scoreless turns), then its operations."),
+    "bad-scores:parse": N_("The CGP's scores {text}: write whole numbers separated by /."),
+    "bad-scores:count": N_("The CGP's racks and scores do not match: {racks} racks, {scores} scores."),
+    "bad-rack:players": N_("The CGP's racks {text}: write two, separated by / (RACK/ when the other is unknown)."),
+    "bad-zeros": N_("The CGP's count of scoreless turns, {text}, is not a whole number."),
+    "bad-op:int": N_("The CGP's operation {name}: {text} is not a whole number."),
+    "bad-op:end": N_("The CGP's operations {text}: each ends with ;."),
+    "bad-name:long": N_("A name has at most {size} characters ({count} typed)."),
+    "bad-name:control": N_("A name holds letters, digits and spaces."),
+    "bad-name:empty": N_("A name needs at least one letter or digit."),
+    "gcg:line": N_("The record cannot be read (line {line}): {detail}"),
+    "gcg:file": N_("The record cannot be read: {detail}"),
   };
 
   // The message of a refusal ({error, kind, params}, as the API answers it) in the page's language.
@@ -122,15 +138,15 @@
     const p = Object.assign({}, d.params || {});
     const keys = [];
     for (const k of [d.kind, p.cause]) if (k) { if (p.form) keys.push(`${k}:${p.form}`); keys.push(k); }
-    const key = keys.find((k) => Object.prototype.hasOwnProperty.call(ERRORS, k));
-    if (!key) return d.error || "";
+    if (p.source) keys.push(`${p.source}:${p.where}`);  // a record's error: its line, the detail as it comes
     const coords = window.heuriCoords;
     if (Array.isArray(p.square) && coords) p.square = coords.square(p.square[0], p.square[1], true);
     if (coords) { p.across = coords.square(7, 7, true); p.down = coords.square(7, 7, false); }
-    const text = window.t(ERRORS[key]);
-    // a part the server did not send: its own sentence rather than a message with a hole
-    const missing = (text.match(/\{(\w+)\}/g) || []).some((m) => !(m.slice(1, -1) in p));
-    return missing ? d.error || "" : window.t(ERRORS[key], p);
+    // the first message whose every part the server sent (else its own English sentence)
+    const has = (k) => Object.prototype.hasOwnProperty.call(ERRORS, k) &&
+      (ERRORS[k].match(/\{(\w+)\}/g) || []).every((m) => m.slice(1, -1) in p);
+    const key = keys.find(has);
+    return key ? window.t(ERRORS[key], p) : d.error || "";
   };
 
   // An answer's warning (the position names another lexicon) in the page's language.
