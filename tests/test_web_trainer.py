@@ -119,6 +119,7 @@ def test_a_seeded_french_game_turn_by_turn(client, clock, pack_fr, tmp_path):
     res = d["result"]
     assert (res["move"], res["score"], res["top"], res["top_score"]) == ("", 0, "4A HALV(A)S", 32)
     assert "after the time" in res["reason"] and res["refused"][0][0] == "4A HALVAS"
+    assert (res["reason_kind"], res["reason_params"]) == ("late", {"seconds": 6})
 
     # turn 5: the page is gone; its time runs out and the turn is settled without a move
     d = _ok(client.post(f"/api/duplicate/{gid}/next", json={"turn": 4}))

@@ -104,13 +104,14 @@ class Trainer:
         return r
 
     def hand_in(self, text: str | None, seconds: float = 0.0, timed_out: bool = False,
-                late: str = "") -> TurnResult:
+                late: str = "", late_params: dict | None = None) -> TurnResult:
         """Settle the current turn with the move handed in, once, as the arbitrator does
         (:func:`heuri.duplicate.judge`'s nullity): a legal move scores its points; a move
         that is written as a move but is illegal (a word not in the list, a bad placement,
         tiles not in the draw) scores 0 and keeps its reason (``TurnResult.reason``);
         None or blank: no move (0). ``late``: a reason the move is not taken (handed in
-        after the time): no move (0), the text kept in ``refused`` with that reason.
+        after the time): no move (0), the text kept in ``refused`` with that reason, the
+        result's ``reason_kind`` ``"late"`` with ``late_params`` (``{"seconds": N}``).
         Raises MoveError (kind ``"malformed-play"``), changing nothing, for text that is
         not a move in the trainer's notation at all (a coordinate and a word of the language's tiles), which
         a sheet could not hold."""
@@ -124,7 +125,7 @@ class Trainer:
                 why = str(e)
             if why:
                 raise MoveError(why, "malformed-play", move=given)
-        score, reason, kind, params = 0, late, "", {}
+        score, reason, kind, params = 0, late, ("late" if late else ""), dict(late_params or {})
         if late and given:  # a slip handed in after the time is not collected: no move
             self._refused.append((given, late))
             given = ""

@@ -1516,7 +1516,8 @@ class _TrainerGame:
         if spent > self.seconds + GRACE_S:
             late = f"handed in {spent - self.seconds:.0f} s after the time; a late move is not taken"
         try:
-            self.trainer.hand_in(text, spent, timed_out=spent >= self.seconds, late=late)
+            self.trainer.hand_in(text, spent, timed_out=spent >= self.seconds, late=late,
+                                 late_params={"seconds": int(round(spent - self.seconds))} if late else None)
         except MoveError as e:
             raise MoveError(f"move: {e}", e.kind, **{**e.params, "move": text}) from None
         self.phase = "result"

@@ -128,6 +128,7 @@
     "bad-name:long": N_("A name has at most {size} characters ({count} typed)."),
     "bad-name:control": N_("A name holds letters, digits and spaces."),
     "bad-name:empty": N_("A name needs at least one letter or digit."),
+    "late": N_("handed in {seconds} s after the time; a late move is not taken"),
     "gcg:line": N_("The record cannot be read (line {line}): {detail}"),
     "gcg:file": N_("The record cannot be read: {detail}"),
   };

@@ -269,7 +269,7 @@
     else if (r.reason) mine = t("Your move {move}: 0 points ({reason}).", { move: r.move, reason: reasonText(r) });
     else if (r.is_top) mine = t("Your move {move}: {score} points, the top!", { move: r.move, score: r.score });
     else mine = t("Your move {move}: {score} points, {diff} under the top.", { move: r.move, score: r.score, diff: r.top_score - r.score });
-    if (r.refused.length && !r.move) mine += " " + t("Not taken: {move} ({reason}).", { move: r.refused[0][0], reason: r.refused[0][1] });
+    if (r.refused.length && !r.move) mine += " " + t("Not taken: {move} ({reason}).", { move: r.refused[0][0], reason: r.reason_kind === "late" ? reasonText(r) : r.refused[0][1] });
     const a = node("p", { id: "tr-yours", class: r.is_top ? "good" : r.score ? "" : "bad" }, mine);
     const top = node("p", { id: "tr-top" });
     top.append(node("b", {}, t("Top: {move}, {score} points.", { move: r.top, score: r.top_score })));
