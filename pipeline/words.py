@@ -2,7 +2,10 @@
 
 Rejections are counted with examples, never dropped silently: entries that do not tokenise
 into the language's tiles (hyphens, apostrophes, letters outside the set), one-tile entries,
-entries longer than the board, and duplicates created by normalising (``à`` and ``a``).
+entries longer than the board, duplicates created by normalising (``à`` and ``a``), and,
+for a spec with ``[wordlist] short_without_vowel = { max_tiles = N, vowels = "AEIOUY" }``,
+entries of at most N tiles with none of those letters (``short_without_vowel``: the unit
+symbols and abbreviations a general-purpose list holds, French ``KG``, ``CM``, ``PH``).
 
 Output columns (sorted by ``word``): ``word`` (str, the normalised spelling), ``tiles``
 (list<uint8>, tile ids), ``length`` (uint8, number of tiles), ``alphagram`` (str, tiles
@@ -44,10 +47,33 @@ def read_wordlist(path: Path) -> list[str]:
     return words
 
 
-def normalise_words(spec: LanguageSpec, entries: list[str]) -> tuple[list[str], list[tuple[int, ...]], dict]:
+def short_without_vowel_rule(spec_file: Path) -> tuple[int, str]:
+    """The spec's ``[wordlist] short_without_vowel`` as ``(max_tiles, vowels)`` (upper-case
+    letters); ``(0, "")`` when absent. Raises WordListError naming the file and the field
+    for a value of the wrong shape."""
+    import tomllib
+
+    wl = tomllib.loads(Path(spec_file).read_text(encoding="utf-8")).get("wordlist", {})
+    rule = wl.get("short_without_vowel")
+    if rule is None:
+        return 0, ""
+    n, vowels = (rule.get("max_tiles"), rule.get("vowels")) if isinstance(rule, dict) else (None, None)
+    if (not isinstance(n, int) or isinstance(n, bool) or n < 2 or not isinstance(vowels, str) or not vowels
+            or not all(c.isalpha() and c == c.upper() for c in vowels)):
+        raise WordListError(f"{spec_file} [wordlist]: field 'short_without_vowel' must be "
+                            f"{{ max_tiles = N (2 or more), vowels = \"AEIOU...\" (upper-case letters) }}, "
+                            f"got {rule!r}")
+    return n, vowels
+
+
+def normalise_words(spec: LanguageSpec, entries: list[str], short_without_vowel: tuple[int, str] = (0, "")
+                    ) -> tuple[list[str], list[tuple[int, ...]], dict]:
     """Normalise and tokenise entries. Returns (words, tile tuples, rejects) where rejects
-    maps a reason to ``{"count": n, "examples": [...]}`` and ``input`` counts entries."""
-    reasons = ("untokenisable", "one_tile", "too_long", "duplicate")
+    maps a reason to ``{"count": n, "examples": [...]}`` and ``input`` counts entries.
+    ``short_without_vowel``: ``(max_tiles, vowels)``, entries of at most ``max_tiles``
+    tiles without any of ``vowels`` are rejected (:func:`short_without_vowel_rule`)."""
+    reasons = ("untokenisable", "one_tile", "too_long", "duplicate", "short_without_vowel")
+    max_short, vowels = short_without_vowel
     rejects = {r: {"count": 0, "examples": []} for r in reasons}
 
     def reject(reason: str, entry: str) -> None:
@@ -67,6 +93,8 @@ def normalise_words(spec: LanguageSpec, entries: list[str]) -> tuple[list[str], 
             reject("one_tile", entry)
         elif len(tiles) > max_len:
             reject("too_long", entry)
+        elif len(tiles) <= max_short and not any(ch in vowels for ch in w):
+            reject("short_without_vowel", entry)
         elif w in seen:
             reject("duplicate", entry)
         else:
@@ -88,7 +116,7 @@ def build_words(spec_file: Path, out_words: Path, out_rejects: Path, wordlist: P
     spec = load_spec(spec_file)
     path = wordlist if wordlist is not None else spec.path / spec.wordlist_file
     entries = read_wordlist(path)
-    words, tiles, rejects = normalise_words(spec, entries)
+    words, tiles, rejects = normalise_words(spec, entries, short_without_vowel_rule(spec_file))
     if not words:
         counts = ", ".join(f"{k} {v['count']}" for k, v in rejects.items() if k != "input" and v["count"])
         raise WordListError(f"{path}: no entry can be spelled with the tiles of {spec_file} [tiles] letters "

@@ -359,3 +359,21 @@ def test_tile_power_tiny(tiny_pack):
     meta = json.loads((tiny_pack.root / "tile_power.json").read_text(encoding="utf-8"))
     assert meta["boards"] == 0 and meta["racks"] == 0
     assert not tiny_pack.tile_power.any()
+
+
+def test_short_entries_without_a_vowel_are_dropped(tmp_path):
+    """``short_without_vowel``: two-letter entries without a vowel go (counted), longer ones
+    and those with a vowel stay; a malformed rule names the file and the field."""
+    from heuri.errors import WordListError
+    from heuri.spec import load_spec
+    from pipeline.words import normalise_words, short_without_vowel_rule
+
+    spec = load_spec("fr")
+    words, _, rejects = normalise_words(spec, ["kg", "ph", "ma", "pst", "vs", "ré"], (2, "AEIOUY"))
+    assert words == ["MA", "PST", "RE"]
+    assert rejects["short_without_vowel"] == {"count": 3, "examples": ["kg", "ph", "vs"]}
+    assert short_without_vowel_rule(spec.path / "spec.toml") == (2, "AEIOUY")
+    bad = tmp_path / "spec.toml"
+    bad.write_text('[wordlist]\nshort_without_vowel = { max_tiles = 1, vowels = "aeiou" }\n', encoding="utf-8")
+    with pytest.raises(WordListError, match="short_without_vowel"):
+        short_without_vowel_rule(bad)
