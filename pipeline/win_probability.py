@@ -34,6 +34,7 @@ def self_play_samples(pack, games: int = GAMES, engine: str = ENGINE, seed: int 
     """``(spread, bag, result, first_won)`` from ``games`` self-play games of ``engine``:
     (n,) float64 points, (n,) int64 tiles, (n,) float64 the mover's result; the share of
     games the first mover won (a draw half)."""
+    from heuri.eval.win_probability import game_result
     from heuri.play.match import play_game
     from heuri.play.players import make_player
 
@@ -47,11 +48,9 @@ def self_play_samples(pack, games: int = GAMES, engine: str = ENGINE, seed: int 
             other = 1 - me
             spread.append(float(pos.scores[me] - pos.scores[other]))
             bag.append(int(pos.bag_size))
-            margin = int(final[me]) - int(final[other])
-            result.append(1.0 if margin > 0 else 0.5 if margin == 0 else 0.0)
+            result.append(game_result(int(final[me]) - int(final[other])))
         start = game.history[0][0].to_move
-        m = int(final[start]) - int(final[1 - start])
-        first += 1.0 if m > 0 else 0.5 if m == 0 else 0.0
+        first += game_result(int(final[start]) - int(final[1 - start]))
     return (np.asarray(spread), np.asarray(bag, np.int64), np.asarray(result), first / max(1, games))
 
 

@@ -32,6 +32,15 @@ WINDOW = 3
 SCALE_BOUNDS = (2.0, 400.0)
 
 
+def game_result(margin: float) -> float:
+    """A player's result from their final margin (points): 1 won, 0.5 a draw, 0 lost.
+
+    >>> game_result(12), game_result(0), game_result(-3)
+    (1.0, 0.5, 0.0)
+    """
+    return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
 class WinProbabilityError(HeuriError):
     """A win-probability table that cannot be fitted or read (no positions, bad columns)."""
 

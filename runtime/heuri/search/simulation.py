@@ -375,8 +375,10 @@ class Simulator:
         """Our chance to win after a rollout: ``spread`` (points, ours, the rollout's value
         added) with the opponent to move and ``bag`` tiles left, or the result when the game
         is ``over``."""
+        from ..eval.win_probability import game_result
+
         if over:
-            return 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+            return game_result(spread)
         return 1.0 - float(self.win_table.p(-spread, bag))
 
     def opponent_racks(self, unseen: np.ndarray, opponent_leave=None):
