@@ -355,3 +355,32 @@ def test_a_failed_analysis_removes_what_it_wrote_and_only_that(tmp_path, records
     assert main(argv + ["--out", str(mine), "--lang", "en"]) == 0
     assert sorted(p.name for p in mine.iterdir()) == [".heuri-output.json", "games", "index.html", "rows",
                                                       "summary.json", "turns.parquet"]
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+
+
+def test_killed_workers_leave_no_thread_for_the_exit_to_wait_on():
+    """A worker killed while sending a large result leaves half a message in the result pipe;
+    the executor's manager thread, blocked reading the rest, must still end (the interpreter's
+    exit joins it). Half a message is written here by hand: a length header and 10 of its
+    1,000 bytes."""
+    import multiprocessing as mp
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+
+    from heuri.core.outdir import kill_workers, pool_children
+
+    before = pool_children()
+    ex = ProcessPoolExecutor(2, mp_context=mp.get_context("fork"))
+    for _ in range(4):
+        ex.submit(_sleep, 60)
+    manager = ex._executor_manager_thread
+    time.sleep(0.3)
+    ex._result_queue._writer._send(struct.pack("!i", 1000) + b"x" * 10)
+    time.sleep(0.3)
+    assert manager.is_alive()
+    kill_workers(before, ex)
+    assert not manager.is_alive()
+    assert [p for p in mp.active_children() if p not in before] == []

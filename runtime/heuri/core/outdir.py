@@ -436,10 +436,14 @@ def pool_children() -> set:
 
 def kill_workers(before: set, executor=None) -> None:
     """SIGKILL the ``multiprocessing`` children started since ``before`` (:func:`pool_children`)
-    and wait for them; cancel ``executor``'s queued work first. Used when a run is interrupted:
-    a worker in the middle of a game has nothing whole to give back."""
+    and wait for them; cancel ``executor``'s queued work first, and wait (up to 10 s) for its
+    manager thread to end, so that the interpreter's exit does not wait on it. Used when a run
+    is interrupted: a worker in the middle of a game has nothing whole to give back."""
     import multiprocessing as mp
 
+    # read before shutdown(), which forgets both
+    manager = getattr(executor, "_executor_manager_thread", None)
+    results = getattr(executor, "_result_queue", None)
     if executor is not None:
         with contextlib.suppress(Exception):
             executor.shutdown(wait=False, cancel_futures=True)
@@ -450,3 +454,12 @@ def kill_workers(before: set, executor=None) -> None:
     for p in procs:
         with contextlib.suppress(Exception):
             p.join(5)
+    # A worker killed while sending a large result (an analysed game's page) leaves half a
+    # message in the result pipe, and the executor's manager thread blocks reading the rest;
+    # the parent holds the pipe's last write end, so closing it turns that read into EOF, which
+    # the manager thread takes for a broken pool and ends. Without this, the interpreter's exit
+    # joins that thread forever.
+    with contextlib.suppress(Exception):
+        results._writer.close()
+    if manager is not None:
+        manager.join(10)

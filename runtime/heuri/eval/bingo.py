@@ -977,5 +977,7 @@ def bingo_lanes(pack, letters: np.ndarray) -> list[tuple[int, int, bool, int]]:
     return out
 
 #: the compiled kernels of this module whose numba cache tells whether a first run compiles
-#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
-CACHED_KERNELS = (_delta_bits_after_lines,)
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``); the
+#: whole-board walk, which every evaluation compiles, not the per-line one, which a command may
+#: never reach (an empty board has no lines to reuse)
+CACHED_KERNELS = (_delta_bits_after,)
