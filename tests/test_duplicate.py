@@ -117,13 +117,13 @@ def test_master_game_obeys_the_draw_rule(fr_game, es_game, pack_fr):
         assert game.end == "no valid draw"
         pool = spec.distribution() - game.final_board().tile_counts()   # the last leave + the bag
         assert not can_draw(spec, pool, len(game.turns) + 1)
-    assert fr_game.total == 783 and len(fr_game.turns) == 23 and fr_game.bingos == 2
+    assert fr_game.total == 791 and len(fr_game.turns) == 24 and fr_game.bingos == 2
     assert sum(len(t.draw.rejected) for t in fr_game.turns) == 6
 
 
 def test_master_game_is_deterministic(pack_fr, fr_game):
     again = master_game(pack_fr, seed=1)
-    assert again.game_id == fr_game.game_id == "fr-579e9c737a76"
+    assert again.game_id == fr_game.game_id == "fr-8d5e444590a0"
     assert master_game(pack_fr, seed=2).game_id != fr_game.game_id
 
 
@@ -236,11 +236,11 @@ def test_hand_made_sheet_ranking(fr_game, pack_fr):
     carol = res[3].verdicts
     assert carol[0].kind == "illegal" and "JUGEX, not in the word list" in carol[0].reason
     assert carol[1].kind == "illegal" and "lacks" in carol[1].reason
-    assert res[1].percent == pytest.approx(100 * 114 / 783)
+    assert res[1].percent == pytest.approx(100 * 114 / 791)
     frame = ranking_frame(fr_game, res)
     assert frame["rank"].to_list() == [1, 2, 3, 4] and frame["t1"].to_list() == [42, 42, 24, 0]
     html = ranking_html(fr_game, res, ui_lang="en")
-    assert "<td class=\"l\">dave</td>" in html and "fr-579e9c737a76" in html
+    assert "<td class=\"l\">dave</td>" in html and "fr-8d5e444590a0" in html
     assert f"Lexicon: {fr_game.lexicon}." in html and fr_game.lexicon
     assert "illegal: move &#39;8D JUGEX&#39; forms JUGEX, not in the word list" in html
     assert "wrong score: announced 30, the move scores 34" in html
@@ -270,11 +270,11 @@ def test_sheet_errors_name_file_line_field(fr_game, tmp_path):
         "(D8, down)")
     assert "s.csv:2: field 'move': '8D' is not '<coordinate> <word>'" in err("ann,1,8D,42,\n")
     assert "s.csv:2: field 'move': coordinate 'Z9' is off the 15x15 board" in err("ann,1,Z9 JUGEE,42,\n")
-    assert "s.csv:2: field 'turn': 24 is out of range (the master game has turns 1 to 23)" in err("ann,24,8D JUGEE,,\n")
+    assert "s.csv:2: field 'turn': 25 is out of range (the master game has turns 1 to 24)" in err("ann,25,8D JUGEE,,\n")
     assert "s.csv:2: field 'turn': 'x' is not a turn number" in err("ann,x,8D JUGEE,,\n")
     assert "s.csv:2: field 'score': 'lots' is not a number" in err("ann,1,8D JUGEE,lots,\n")
     assert ("s.csv:2: field 'game': 'fr-000000000000' is a sheet for another game (this master game is "
-            "fr-579e9c737a76)") in err("ann,1,8D JUGEE,42,fr-000000000000\n")
+            "fr-8d5e444590a0)") in err("ann,1,8D JUGEE,42,fr-000000000000\n")
     p = tmp_path / "h.csv"
     p.write_text("name,turn,move\nann,1,8D JUGEE\n")
     with pytest.raises(DuplicateError, match=r"h.csv:1: field 'player': missing column"):
@@ -317,7 +317,7 @@ def test_cli_new_and_score(tmp_path, capsys):
     shutil.copy(SHEET, sheets / "all.csv")
     assert main(["duplicate", "score", "--game", str(out), "--sheets", str(sheets)]) == 0
     ranking = (tmp_path / "g" / "fr1-ranking.csv").read_text().splitlines()
-    assert ranking[1].startswith("1,dave,141,18.01,4,4,5,0,19,42,34,38,32,0")
+    assert ranking[1].startswith("1,dave,141,17.83,4,4,5,0,20,42,34,38,32,0")
     assert (tmp_path / "g" / "fr1-ranking.html").is_file()
     (sheets / "bad.csv").write_text("player,turn,move,score\nzoe,99,8D JUGEE,42\n")
     capsys.readouterr()

@@ -61,8 +61,8 @@ def test_explain_panel(server, browser, shots, width):  # noqa: F811
         assert page.locator("#moves tbody tr td.mv").first.inner_text() == "-V"
         lines = page.locator("#explain .ex-line")
         assert lines.count() == 10
-        assert lines.first.inner_text().split() == ["1.", "-V", "28.12"]
-        assert lines.nth(1).inner_text().split() == ["2.", "8H", "BRAVEE", "?", "23.86"]  # lanes not computed
+        assert lines.first.inner_text().split() == ["1.", "-V", "28.20"]
+        assert lines.nth(1).inner_text().split() == ["2.", "8D", "GAVEE", "?", "23.82"]  # lanes not computed
         legend = page.inner_text("#explain .ex-legend")
         for head in ("points", "bingo next turn", "lanes for the opponent", "leave quality",
                      "next rack's scoring power"):
@@ -75,19 +75,19 @@ def test_explain_panel(server, browser, shots, width):  # noqa: F811
                                "document.querySelector('#explain-error').textContent")
         assert page.inner_text("#explain-error") == ""
         text = page.inner_text("#explain .ex-why")
-        assert "Why not 8D VERBE? The engine prefers -V: 8.03 points more." in text
+        assert "Why not 8D VERBE? The engine prefers -V: 8.24 points more." in text
         rows = {r.split("\t")[0].strip(): r.split("\t")[1:] for r in
                 page.locator("#explain .ex-why tbody tr").all_inner_texts()}
         assert rows["points"] == ["0.00", "+28.00", "−28.00"]
         assert rows["lanes for the opponent"] == ["0.00", "−16.61", "+16.61"]
-        assert rows["= equity"] == ["28.12", "20.09", "+8.03"]
+        assert rows["= equity"] == ["28.20", "19.96", "+8.24"]
         shot = shots / f"serve-explain-{width}.png"
         page.screenshot(path=str(shot), full_page=True)
         print(f"screenshot: {shot}")
         # a click on a move of the ranked list compares it too
         page.locator("#moves tbody tr").nth(1).click()
         page.wait_for_function("() => document.querySelector('#explain .ex-why p').textContent"
-                               ".startsWith('Why not 8H BRAVEE?')")
+                               ".startsWith('Why not 8D GAVEE?')")
         assert errors == []
         # a move that is not legal: said next to the field, the text kept (the browser logs the 400)
         page.fill("#explain-move", "8D VERBZ")

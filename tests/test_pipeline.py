@@ -87,7 +87,7 @@ def test_tiny_build_is_deterministic(tmp_path):
 
 # -- the real word lists -------------------------------------------------------------------
 
-EXPECTED_WORDS = {"es": 636_598, "en": 267_751, "fr": 311_509}
+EXPECTED_WORDS = {"es": 636_598, "en": 267_751, "fr": 311_495}
 # Paper (§3, Spanish lexicon): 126,972 septets, 282,214 reduced octets, 288,044 key set.
 PAPER_ES = {"septets": 126_972, "reduced_octets": 282_214, "keyset": 288_044}
 
@@ -329,15 +329,17 @@ def test_fit_power_recovers_a_linear_model():
 
 
 def test_tile_power_real(real_pack):
-    """The real packs: one row a tile kind, centred on the distribution, the Z the most
-    powerful tile of all three languages (10 points and common two-letter words), the
-    blank worth a few points, the sample's size in the manifest."""
+    """The real packs: one row a tile kind, centred on the distribution, the most powerful
+    tile a 10-point one that a common two-letter word takes (Z in Spanish and English; Z or X
+    in French, where both are worth 10 and XI, EX and ZA... weigh alike), the blank worth a few
+    points, the sample's size in the manifest."""
     spec = real_pack.spec
     w = real_pack.tile_power
     assert w.shape == (spec.n_kinds,)
     assert abs(np.asarray(spec.distribution()) @ w) < 1e-6
-    z = spec.tiles.index("Z")
-    assert int(np.argmax(w)) == z and w[z] > 10
+    top = spec.tiles[int(np.argmax(w))]
+    assert top in ({"Z", "X"} if spec.code == "fr" else {"Z"}) and w.max() > 10
+    assert spec.values[spec.tiles.index(top)] == 10
     assert 3 < w[spec.blank] < 8
     meta = json.loads((real_pack.root / "tile_power.json").read_text(encoding="utf-8"))
     assert meta["boards"] > 500 and meta["racks"] == 30 * meta["boards"]
@@ -361,6 +363,18 @@ def test_tile_power_tiny(tiny_pack):
     assert not tiny_pack.tile_power.any()
 
 
+def test_french_pack_drops_its_abbreviations(pack_fr):
+    """The French list's fourteen two-letter unit symbols and abbreviations are rejected and
+    counted; no two-letter word of the pack lacks a vowel."""
+    got = pack_fr.manifest["rejected"]["short_without_vowel"]
+    assert got["count"] == 14 and got["examples"][:4] == ["CC", "CF", "CG", "CH"]
+    import polars as pl
+
+    words = pl.read_parquet(pack_fr.root / "words.parquet")
+    two = words.filter(pl.col("length") == 2)["word"].to_list()
+    assert len(two) == 67 and not [w for w in two if not set(w) & set("AEIOUY")]
+
+
 def test_short_entries_without_a_vowel_are_dropped(tmp_path):
     """``short_without_vowel``: two-letter entries without a vowel go (counted), longer ones
     and those with a vowel stay; a malformed rule names the file and the field."""
@@ -372,7 +386,7 @@ def test_short_entries_without_a_vowel_are_dropped(tmp_path):
     words, _, rejects = normalise_words(spec, ["kg", "ph", "ma", "pst", "vs", "ré"], (2, "AEIOUY"))
     assert words == ["MA", "PST", "RE"]
     assert rejects["short_without_vowel"] == {"count": 3, "examples": ["kg", "ph", "vs"]}
-    assert short_without_vowel_rule(spec.path / "spec.toml") == (0, "")  # not in the French spec (yet)
+    assert short_without_vowel_rule(spec.path / "spec.toml") == (2, "AEIOUY")  # the French spec's rule
     good = tmp_path / "good.toml"
     good.write_text('[wordlist]\nshort_without_vowel = { max_tiles = 2, vowels = "AEIOUY" }\n', encoding="utf-8")
     assert short_without_vowel_rule(good) == (2, "AEIOUY")

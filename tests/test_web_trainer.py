@@ -75,10 +75,10 @@ def test_a_seeded_french_game_turn_by_turn(client, clock, pack_fr, tmp_path):
     r = client.post("/api/duplicate", json={"lang": "fr", "seed": 1, "seconds": 60, "player": "Ana"})
     d = _ok(r)
     gid = d["id"]
-    assert (d["phase"], d["turn"], d["turns"], d["seconds"], d["left_s"]) == ("turn", 1, 23, 60, 60.0)
+    assert (d["phase"], d["turn"], d["turns"], d["seconds"], d["left_s"]) == ("turn", 1, 24, 60, 60.0)
     assert d["draw"]["text"] == "EEGJMUV" and d["draw"]["rejected"] == ["ADLMSTX"]  # the rule's redraw, shown
     assert [x["tile"] for x in d["draw"]["new"]] == list("EEGJMUV") and d["draw"]["leave"] == []
-    assert d["game"] == master_game(pack_fr, seed=1, explain=False).game_id == "fr-579e9c737a76"
+    assert d["game"] == master_game(pack_fr, seed=1, explain=False).game_id == "fr-8d5e444590a0"
     # nothing of the turn's top, of a later draw or of the seed before the end
     assert "seed" not in d and "result" not in d
     for secret in ("JUGEE", "MV+AEINQ", "AEINQ", "ANSTUV"):
@@ -134,9 +134,9 @@ def test_a_seeded_french_game_turn_by_turn(client, clock, pack_fr, tmp_path):
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     assert "attachment" in r.headers["content-disposition"]
     rows = list(csv.reader(io.StringIO(r.text)))
-    assert rows == [["player", "turn", "move", "score", "game"], ["Ana", "1", "8H JUGE", "24", "fr-579e9c737a76"],
-                    ["Ana", "2", "E3 VAINQUE", "34", "fr-579e9c737a76"],
-                    ["Ana", "3", "E3 VAINQUENS", "0", "fr-579e9c737a76"]]
+    assert rows == [["player", "turn", "move", "score", "game"], ["Ana", "1", "8H JUGE", "24", "fr-8d5e444590a0"],
+                    ["Ana", "2", "E3 VAINQUE", "34", "fr-8d5e444590a0"],
+                    ["Ana", "3", "E3 VAINQUENS", "0", "fr-8d5e444590a0"]]
     game = master_game(pack_fr, seed=1, explain=False)
     subs, (res,) = _sheet_totals(r.text, game, pack_fr, tmp_path)
     assert (res.player, res.total, res.tops) == ("Ana", d["totals"]["you"], d["totals"]["tops"])
@@ -301,7 +301,7 @@ def test_fisf_coordinates(client, tmp_path, pack_fr):
     d = _ok(client.post(f"/api/duplicate/{gid}/move", json={"turn": 2, "move": "5C VAINQUE"}))
     assert (d["result"]["score"], d["result"]["top"]) == (34, "5C VAINQ(U)E")
     text = client.get(f"/api/duplicate/{gid}/sheet").text
-    assert text.splitlines()[1:] == ["me,1,8D JUGEE,42,fr-579e9c737a76", "me,2,E3 VAINQUE,34,fr-579e9c737a76"]
+    assert text.splitlines()[1:] == ["me,1,8D JUGEE,42,fr-8d5e444590a0", "me,2,E3 VAINQUE,34,fr-8d5e444590a0"]
     _, (res,) = _sheet_totals(text, master_game(pack_fr, seed=1, explain=False), pack_fr, tmp_path)
     assert (res.total, res.tops) == (76, 2)
 

@@ -39,7 +39,7 @@ shape (L+1,), int64, blank last.
 >>> import heuri
 >>> g = master_game(heuri.load_pack("fr"), seed=1)
 >>> g.total, len(g.turns), g.turns[0].draw.text(g.spec), g.turns[0].top_word(g.spec), g.turns[0].score
-(783, 23, 'EEGJMUV', '8D JUGEE', 42)
+(791, 24, 'EEGJMUV', '8D JUGEE', 42)
 """
 # the public names of the three modules, importable from here as before
 from .master import (MASTER_NICK, MasterGame, SHEET_COLUMNS, Turn, cgp_before, draw_note, game_id, load_master,
