@@ -82,3 +82,32 @@ def fra24_build(tmp_path_factory):
     target, manifest, _ = import_lexicon(src, "fr", build=build)
     assert target == build / "fr-FRA24" and manifest["counts"]["words"] == len(words)
     return build, words
+
+
+@pytest.fixture(scope="session")
+def pl_small_pack(tmp_path_factory):
+    """A pack of the Polish spec (32 letters and the blank: 33 tile kinds, the blank's id 32)
+    imported from 6,000 made-up strings of 2 to 8 letters drawn from the Polish bag with a
+    seeded generator: not Polish words, but a key set whose keys hold Ż (id 31) and blanks,
+    and short words enough for a game to be played, for the kernels' tile-id arithmetic
+    above 31 kinds."""
+    import numpy as np
+
+    from heuri.pack import load_pack
+    from heuri.spec import load_spec
+    from pipeline.import_lexicon import import_lexicon
+
+    spec = load_spec("pl")
+    letters = np.repeat(np.arange(spec.n_letters), spec.counts)
+    rng = np.random.default_rng(33)
+    words = set()
+    for i in range(6000):
+        draw = rng.choice(letters, (2, 3, 7, 8, 4, 7)[i % 6], replace=False)
+        if i % 4 == 0:  # a quarter hold Ż or Ź (one tile each in the bag)
+            draw[0] = spec.tiles.index("Ż" if i % 8 == 0 else "Ź")
+        words.add("".join(spec.tiles[x] for x in draw))
+    root = tmp_path_factory.mktemp("pl_small")
+    src = root / "PLTEST.txt"
+    src.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
+    target, _, _ = import_lexicon(src, "pl", build=root / "build")
+    return load_pack(target)

@@ -218,5 +218,52 @@ def test_key_runs_spell_the_key_rows(real_pack):
     rows = key_rows(real_pack)
     runs = key_runs(real_pack)
     for i in np.random.default_rng(1).choice(len(rows), 2000, replace=False):
-        tiles = [y >> 3 for y in runs[i] if y != 255 for _ in range(y & 7)]
+        tiles = [y >> 3 for y in runs[i] if y != 0 for _ in range(y & 7)]
         assert tiles == rows[i].tolist()
+
+
+def test_more_than_31_tile_kinds_brute_force(pl_small_pack):
+    """Polish has 33 tile kinds (the blank's id is 32, so a run 8·32 + c does not fit a byte):
+    the key runs widen to uint16 and spell the keys back, and every leave's e and p equals the
+    enumeration of every draw, on racks that hold Ż (id 31) and the blank."""
+    pack = pl_small_pack
+    spec = pack.spec
+    assert spec.n_kinds == 33 and spec.blank == 32
+    rows, runs = key_rows(pack), key_runs(pack)
+    assert runs.dtype == np.uint16
+    for i in range(len(rows)):
+        assert [y >> 3 for y in runs[i] if y != 0 for _ in range(y & 7)] == rows[i].tolist()
+    assert (rows == spec.blank).any() and (rows == spec.tiles.index("Ż")).any()
+    val = bingo_value(np.asarray(pack.keys.sigma))
+    use = np.ones(len(pack.keys), bool)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for rack_text in ("ŻAEIO?N", "ŹŻ?ARYC", "AEIOUYZ"):
+        rack = vec(spec, rack_text)
+        pool = spec.distribution() - rack
+        bag = np.repeat(np.arange(spec.n_kinds), pool)
+        U = np.bincount(rng.choice(bag, 9, replace=False), minlength=spec.n_kinds).astype(np.int64)
+        U[spec.blank] += 1 if rack[spec.blank] < spec.blank_count else 0
+        U[spec.tiles.index("Ż")] = 1 - rack[spec.tiles.index("Ż")]
+        leaves, e, p = leave_table(pack, rack, U, use, val, bag_size=4)
+        be, bp = brute_force(pack, rack, U, use, val, bag_size=4)
+        assert np.allclose(e, be, rtol=1e-12, atol=1e-15) and np.allclose(p, bp, rtol=1e-12, atol=1e-15)
+        checked += int((bp > 0).sum())
+    assert checked > 0
+
+
+def test_more_than_31_tile_kinds_play_a_game(pl_small_pack):
+    """heuri5 (the key runs in its leave and lanes kernels) plays a whole game of the 33-kind
+    pack against greedy, and its record replays with 0 mismatches against the same words."""
+    from heuri.formats.gcg import read_gcg, replay
+    from heuri.play.match import play_game
+    from heuri.play.players import make_player
+
+    pack = pl_small_pack
+    players = {n: make_player(n, pack) for n in ("heuri5", "greedy")}
+    row, gcg, game = play_game(pack, players, "heuri5", "greedy", seed=3, pair=0, seat=0, words=pack.words)
+    r = replay(read_gcg(gcg), pack.spec, words=pack.words)
+    assert r.mismatches == [] and r.complete and row["forfeit"] == ""
+    # a whole game with the Polish letters and the blank played (the made-up words are short)
+    assert row["turns"] >= 20 and min(row["score_p1"], row["score_p2"]) > 100
+    assert any(c in gcg for c in "ĄĆĘŁŃÓŚŹŻ")

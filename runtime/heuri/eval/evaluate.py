@@ -190,7 +190,7 @@ def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, 
             mine = True
             for j in range(R):
                 y = runs[k, j]
-                if y == 255:
+                if y == 0:  # padding: the key's runs are done
                     break
                 x = y >> 3
                 c = y & 7

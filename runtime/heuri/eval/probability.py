@@ -184,20 +184,22 @@ _RUNS: dict = {}
 
 
 def key_runs(pack) -> np.ndarray:
-    """The key set as runs of equal tiles, shape (n, R) uint8: entry j is ``8·x + c`` for
-    the j-th distinct tile kind x of the key (ascending, as in :func:`key_rows`) held c
-    times, then 255 padding; cached per pack folder (the leave kernel's input: no run
-    detection per key and decision). Raises ProbabilityError for a language with more
-    than 31 tile kinds or a rack of more than 7 tiles."""
+    """The key set as runs of equal tiles, shape (n, R): entry j is ``8·x + c`` for the j-th
+    distinct tile kind x of the key (ascending, as in :func:`key_rows`) held c times (c ≥ 1,
+    so an entry is never 0), then 0 padding; uint8 for up to 31 tile kinds (8·31 + 7 = 255),
+    uint16 for more (Polish: 33); cached per pack folder (the leave kernel's input: no run
+    detection per key and decision). Raises ProbabilityError for a rack of more than 7
+    tiles (a count takes 3 bits)."""
     k = str(pack.root)
     r = _RUNS.get(k)
     if r is None:
-        if pack.spec.n_kinds > 31 or pack.spec.rack_size > 7:
-            raise ProbabilityError(f"{pack.spec.code}: {pack.spec.n_kinds} tile kinds, a rack of "
-                                   f"{pack.spec.rack_size}; key runs hold 31 kinds, 7 tiles")
+        if pack.spec.rack_size > 7:
+            raise ProbabilityError(f"{pack.spec.code}: a rack of {pack.spec.rack_size} tiles; key runs "
+                                   f"hold 7 of a kind")
+        dtype = np.uint8 if pack.spec.n_kinds <= 31 else np.uint16
         rows = key_rows(pack).astype(np.int64)
         n, R = rows.shape
-        r = np.full((n, R), 255, np.uint8)
+        r = np.zeros((n, R), dtype)
         start = np.ones((n, R), bool)
         start[:, 1:] = rows[:, 1:] != rows[:, :-1]
         # count of each run: distance to the next start
@@ -209,7 +211,7 @@ def key_runs(pack) -> np.ndarray:
         slot = np.cumsum(start, axis=1) - 1
         for j in range(R):
             m = start[:, j]
-            r[np.flatnonzero(m), slot[m, j]] = (8 * rows[m, j] + cnt[m, j]).astype(np.uint8)
+            r[np.flatnonzero(m), slot[m, j]] = (8 * rows[m, j] + cnt[m, j]).astype(dtype)
         _RUNS[k] = r
     return r
 
@@ -342,7 +344,7 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
         ok = True
         for j in range(R):
             y = runs[i, j]
-            if y == 255:
+            if y == 0:  # padding: the key's runs are done
                 break
             x = y >> 3
             c = y & 7
@@ -380,7 +382,7 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
 def _leave_kernel(runs, use, val, U, rack, binom, ge, gp):
     """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
 
-    runs (n, R) uint8 the keys' tile runs (:func:`key_runs`); use (n,) bool; val (n,) float64; U, rack (K,) int64;
+    runs (n, R) uint8 or uint16 the keys' tile runs (:func:`key_runs`); use (n,) bool; val (n,) float64; U, rack (K,) int64;
     ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
     Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order.
 
