@@ -366,10 +366,10 @@ def test_tile_power_tiny(tiny_pack):
 def test_french_pack_drops_its_abbreviations(pack_fr):
     """The French list's fourteen two-letter unit symbols and abbreviations are rejected and
     counted; no two-letter word of the pack lacks a vowel."""
-    got = pack_fr.manifest["rejected"]["short_without_vowel"]
-    assert got["count"] == 14 and got["examples"][:4] == ["CC", "CF", "CG", "CH"]
     import polars as pl
 
+    got = pack_fr.manifest["rejected"]["short_without_vowel"]
+    assert got["count"] == 14 and got["examples"][:4] == ["CC", "CF", "CG", "CH"]
     words = pl.read_parquet(pack_fr.root / "words.parquet")
     two = words.filter(pl.col("length") == 2)["word"].to_list()
     assert len(two) == 67 and not [w for w in two if not set(w) & set("AEIOUY")]
