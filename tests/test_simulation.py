@@ -231,3 +231,21 @@ def test_a_prior_draws_the_means_towards_the_static_values(en):
     assert strong(a) > strong(b)  # almost all weight on the static values: their order
     with pytest.raises(SimulationError, match="does not combine with win"):
         Simulator(en, prior=5, win=True)
+
+
+def test_an_iteration_budget_makes_the_move_a_function_of_the_position(en, midgame):
+    """``heuri-sim@iterations=4,candidates=3``: 3 candidates x 2 rollouts, then the better 2
+    reach 4 (10 rollouts); a player that has already simulated another position answers
+    this one with the same race (the draws are seeded by the position, not by the past)."""
+    name = "heuri-sim@iterations=4,candidates=3"
+    fresh = make_player(name, en)
+    used = make_player(name, en)
+    g = Game(en.spec, seed=9, words=en.words)
+    used.choose(g.position)  # another position first: its draws must not shift this one's
+    a, b = fresh.choose(midgame), used.choose(midgame)
+    assert a == b and fresh.info["rollouts"] == used.info["rollouts"] == 10
+    assert [c.values for c in fresh.result.candidates] == [c.values for c in used.result.candidates]
+    midgame.check(a, en.words)
+    for bad, why in (("iterations=0", "give from 1 to 100,000"), ("iterations=2.5", "give a whole number")):
+        with pytest.raises(EngineError, match=why):
+            check_engine(f"heuri-sim@{bad}")

@@ -213,24 +213,25 @@ def check_engine(name: str) -> str:
 
 def _sim_options(name: str) -> dict:
     """``heuri-sim@seconds=1,candidates=8,infer=1`` → ``{"seconds": 1.0, "candidates": 8.0,
-    "infer": 1.0}`` (the defaults for a name without options: 1 s, 8 candidates, no
-    inference). Raises EngineError."""
-    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0, "prior": 0.0}
+    "infer": 1.0, ...}`` (the defaults for a name without options: 1 s, 8 candidates, no
+    inference; ``iterations`` 0: the clock rules). Raises EngineError."""
+    opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0, "prior": 0.0,
+            "iterations": 0.0}
     bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1), "threads": (1, 64),
-              "prior": (0, 100000)}
+              "prior": (0, 100000), "iterations": (1, 100000)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
             raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER, "
-                              f"infer=0 or 1, win=0 or 1, threads=NUMBER and prior=NUMBER")
+                              f"infer=0 or 1, win=0 or 1, threads=NUMBER, prior=NUMBER and iterations=NUMBER")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         if key in ("infer", "win") and opts[key] not in (0.0, 1.0):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give 0 or 1")
-        if key in ("candidates", "threads") and opts[key] != int(opts[key]):
+        if key in ("candidates", "threads", "iterations") and opts[key] != int(opts[key]):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give a whole number")
     return opts
 
@@ -383,6 +384,23 @@ def make_player(name: str, pack, endgame_options: dict | None = None, siu_option
     return EvaluatorPlayer(pack, name, evaluator, endgame, endgame_options, options=options)
 
 
+def position_seed(position) -> int:
+    """A 64-bit seed that is a function of a :class:`heuri.core.game.Position` alone (its
+    board, racks, scores, bag and player to move): the simulation's draws for a move, so that
+    a move does not depend on the moves a player made before it (another game, another
+    ``--jobs``)."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=8)
+    b = position.board
+    h.update(np.ascontiguousarray(b.letters).tobytes())
+    h.update(np.ascontiguousarray(b.blanks).tobytes())
+    h.update(np.asarray(position.rack, np.int64).tobytes())
+    h.update(np.asarray(position.scores, np.int64).tobytes())
+    h.update(np.asarray([position.bag_size, position.to_move], np.int64).tobytes())
+    return int.from_bytes(h.digest(), "little")
+
+
 #: the share of heuri-sim's time a move that inference of the opponent's leave takes
 INFER_SHARE = 0.25
 #: the evaluator that models the opponent in heuri-sim's inference (the likelihood of
@@ -405,7 +423,13 @@ class SimPlayer:
     - ``prior=N``: each candidate's mean drawn towards its static value by N rollouts'
       worth (:meth:`heuri.search.simulation.Simulator._ranker`);
     - ``threads=N``: the rollouts on N cores at once (in a match, ``--jobs`` times N should
-      not exceed the machine's cores)."""
+      not exceed the machine's cores);
+    - ``iterations=N``: a budget of rollouts instead of the clock (the race's survivors reach
+      N rollouts each; ``seconds`` is then not read, and the inference samples its full count).
+
+    Each move's draws are seeded by the position (:func:`position_seed`), so with
+    ``iterations`` a move is a function of the position alone: the same on any machine,
+    under any load, with any ``--jobs``."""
 
     def __init__(self, pack, name: str = "heuri-sim", endgame_options: dict | None = None):
         from ..eval.evaluate import make_evaluator
@@ -414,6 +438,7 @@ class SimPlayer:
         opts = _sim_options(name)
         self.name = name
         self.seconds = float(opts["seconds"])
+        self.iterations = int(opts["iterations"]) or None
         self.infer = bool(opts["infer"])
         try:
             self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]),
@@ -423,6 +448,8 @@ class SimPlayer:
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)
         self.model = make_evaluator(pack, INFER_ENGINE) if self.infer else None
         self.info: dict = {}
+        #: the last race (:class:`heuri.search.simulation.SimResult`), None before any
+        self.result = None
         self._seen = None  # (position before the opponent's move, the move, the board after it)
 
     def observe(self, position, move) -> None:
@@ -448,7 +475,8 @@ class SimPlayer:
         if isinstance(move, Exchange):
             move = Exchange(None, move.count)  # we see how many tiles went back, not which
         try:
-            return infer_from_position(self.model, before, move, time_limit=INFER_SHARE * self.seconds)
+            limit = None if self.iterations else INFER_SHARE * self.seconds
+            return infer_from_position(self.model, before, move, time_limit=limit, seed=position_seed(before))
         except InferenceError:
             return None
 
@@ -464,7 +492,12 @@ class SimPlayer:
             return move
         t0 = time.perf_counter()
         inference = self._inference(position) if self.infer else None
-        left = max(0.01, self.seconds - (time.perf_counter() - t0))
-        res = self.sim.simulate(position, seconds=left, opponent_leave=inference)
+        self.sim.rng = np.random.default_rng(position_seed(position))
+        if self.iterations:
+            res = self.sim.simulate(position, seconds=None, iterations=self.iterations, opponent_leave=inference)
+        else:
+            left = max(0.01, self.seconds - (time.perf_counter() - t0))
+            res = self.sim.simulate(position, seconds=left, opponent_leave=inference)
+        self.result = res
         self.info = {"endgame": False, "sim": True, "rollouts": res.rollouts, "inferred": inference is not None}
         return Move.from_record(res.best, position.spec)
