@@ -31,10 +31,12 @@ def midgame(en):
     return g.position
 
 
-def test_one_rollout_is_the_score_minus_the_reply_plus_our_next_value(en, midgame):
-    """s0 − s1 + v2, rebuilt with Position.after, the greedy player and heuri2's ranking."""
-    pos, spec = midgame, en.spec
-    sim = Simulator(en, candidates=3, seed=0)
+def _rollout_by_the_rules(en, pos, table: bool):
+    """One rollout of heuri5's best candidate in ``pos`` by the simulator (``table``: the fast
+    rollout) and the same rollout rebuilt with Position.after and the greedy player: ``(got,
+    s0, s1, p2)``, p2 the position two plies on."""
+    spec = en.spec
+    sim = Simulator(en, candidates=3, seed=0, table=table)
     r = sim.engine.rank(pos)
     cand = Candidate(r.moves[0], float(r.v[0]), r.leaves[0])
     rng = np.random.default_rng(11)
@@ -42,6 +44,10 @@ def test_one_rollout_is_the_score_minus_the_reply_plus_our_next_value(en, midgam
     perm = rng.permutation(np.repeat(np.arange(spec.n_kinds), unseen))
     opp = np.bincount(perm[:7], minlength=spec.n_kinds).astype(np.int64)
     order = perm[7:]
+    if table:
+        from heuri.eval.leave_values import LeaveValues
+
+        sim.leave_values = LeaveValues(en, unseen, sim.policy._septets, sim.policy._val, pos.bag_size)
     got = sim._rollout(pos.board.letters, pos.board.blanks, pos.rack, unseen, pos.bag_size, cand, opp, order, spec)
 
     # the same rollout through the game's own rules
@@ -58,8 +64,30 @@ def test_one_rollout_is_the_score_minus_the_reply_plus_our_next_value(en, midgam
     s1 = p1.check(reply, en.words)
     k1 = int(reply.rack_counts(spec).sum())
     p2 = p1.after(reply, [int(t) for t in order[k0:k0 + k1]], words=en.words)
+    return got, float(cand.record["score"]), s1, p2
+
+
+def test_one_rollout_is_the_score_minus_the_reply_plus_our_next_value(en, midgame):
+    """s0 − s1 + v2, rebuilt with Position.after, the greedy player and heuri2's ranking."""
+    got, s0, s1, p2 = _rollout_by_the_rules(en, midgame, table=False)
     v2 = float(make_evaluator(en, "heuri2").rank(p2).v[0])
-    assert got == pytest.approx(float(cand.record["score"]) - s1 + v2, abs=1e-9)
+    assert got == pytest.approx(s0 - s1 + v2, abs=1e-9)
+
+
+def test_a_fast_rollout_values_our_next_move_with_the_races_unseen_tiles(en, midgame):
+    """``table``: the same s0 − s1, and v2 as heuri2's ranking two plies on when its unseen
+    tiles are those of the position raced (the table's approximation) and the bag is the
+    rollout's."""
+    got, s0, s1, p2 = _rollout_by_the_rules(en, midgame, table=True)
+    b = p2.board
+    v2 = float(make_evaluator(en, "heuri2").rank_arrays(b.letters, b.blanks, p2.rack, midgame.unseen(),
+                                                        p2.bag_size, rules=en.spec).v[0])
+    assert v2 > 0
+    assert got == pytest.approx(s0 - s1 + v2, abs=1e-9)
+    exact = float(make_evaluator(en, "heuri2").rank(p2).v[0])
+    assert got != pytest.approx(s0 - s1 + exact, abs=1e-9)  # the rollout's own unseen tiles differ
+    with pytest.raises(SimulationError, match="policy 'heuri5'"):
+        Simulator(en, table=True, policy="heuri5")
 
 
 def test_race_budget_and_reproducibility(en, midgame):

@@ -216,20 +216,20 @@ def _sim_options(name: str) -> dict:
     "infer": 1.0, ...}`` (the defaults for a name without options: 1 s, 8 candidates, no
     inference; ``iterations`` 0: the clock rules). Raises EngineError."""
     opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0, "prior": 0.0,
-            "iterations": 0.0}
+            "iterations": 0.0, "table": 0.0}
     bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 1), "win": (0, 1), "threads": (1, 64),
-              "prior": (0, 100000), "iterations": (1, 100000)}
+              "prior": (0, 100000), "iterations": (1, 100000), "table": (0, 1)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
             raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER, "
-                              f"infer=0 or 1, win=0 or 1, threads=NUMBER, prior=NUMBER and iterations=NUMBER")
+                              f"infer=0 or 1, win=0 or 1, threads=NUMBER, prior=NUMBER, iterations=NUMBER and table=0 or 1")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
-        if key in ("infer", "win") and opts[key] not in (0.0, 1.0):
+        if key in ("infer", "win", "table") and opts[key] not in (0.0, 1.0):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give 0 or 1")
         if key in ("candidates", "threads", "iterations") and opts[key] != int(opts[key]):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give a whole number")
@@ -424,6 +424,9 @@ class SimPlayer:
       worth (:meth:`heuri.search.simulation.Simulator._ranker`);
     - ``threads=N``: the rollouts on N cores at once (in a match, ``--jobs`` times N should
       not exceed the machine's cores);
+    - ``table=1``: the fast rollout (greedy replies by the best-first generator, our move two
+      plies on valued from the table of every leave's e;
+      :class:`heuri.search.simulation.Simulator`'s ``table``);
     - ``iterations=N``: a budget of rollouts instead of the clock (the race's survivors reach
       N rollouts each; ``seconds`` is then not read, and the inference samples its full count).
 
@@ -442,7 +445,8 @@ class SimPlayer:
         self.infer = bool(opts["infer"])
         try:
             self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]),
-                                 threads=int(opts["threads"]), prior=float(opts["prior"]))
+                                 threads=int(opts["threads"]), prior=float(opts["prior"]),
+                                 table=bool(opts["table"]))
         except HeuriError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)

@@ -136,12 +136,18 @@ class Simulator:
       one on two cores), each on a draw of its own, the values taken in the draws' order
       (an iteration budget gives the same race with any count); ``prior``: rollouts' worth of
       weight on the static value (:meth:`_ranker`; 0, the default: the rollouts alone), so
-      that a race of a few rollouts a candidate does not rank by their noise. Raises
+      that a race of a few rollouts a candidate does not rank by their noise; ``table``:
+      the fast rollout (:meth:`_play_out_table`): the opponent's top-scoring placement by
+      :func:`heuri.core.movegen.generate_best`, and our move two plies on valued by
+      lookup in the table of every leave's bingo expectation
+      (:class:`heuri.eval.leave_values.LeaveValues`, Heuri_2's e for the unseen tiles of the
+      position raced, built once a race), instead of a Heuri_2 ranking of each rack. Raises
       SimulationError for a ``win`` without the table, a bad count, or ``prior`` with ``win``.
     """
 
     def __init__(self, pack, engine: str = "heuri5", policy: str = "heuri2", candidates: int = 8, seed: int = 0,
-                 reply: str = "greedy", win: bool = False, threads: int = 1, prior: float = 0.0):
+                 reply: str = "greedy", win: bool = False, threads: int = 1, prior: float = 0.0,
+                 table: bool = False):
         from ..eval.evaluate import make_evaluator
 
         if candidates < 1:
@@ -152,7 +158,12 @@ class Simulator:
             raise SimulationError(f"prior {prior}: give a number of rollouts from 0")
         if prior and win:
             raise SimulationError("prior draws the points towards the static value; it does not combine with win")
+        if table and (policy != "heuri2" or reply != "greedy"):
+            raise SimulationError("table plays greedy replies and values our move by Heuri_2's e: "
+                                  f"policy {policy!r} and reply {reply!r} do not apply")
         self.prior = float(prior)
+        self.table = bool(table)
+        self.leave_values = None  # the race's LeaveValues, with table
         self.threads = int(threads)
         self._executor = None
         self._workers: list = []
@@ -178,6 +189,8 @@ class Simulator:
 
     def _play_out(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules) -> tuple[float, int, bool]:
         """``(s₀ − s₁ + v₂, tiles left in the bag, the game is over)`` for one rollout."""
+        if self.table:
+            return self._play_out_table(letters, blanks, rack, cand, opp_rack, order, rules)
         spec = self.spec
         nk, blank = spec.n_kinds, spec.n_letters
         rec = cand.record
@@ -212,6 +225,50 @@ class Simulator:
         our_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + theirs
         r2 = self.policy.rank_arrays(L2, B2, ours, our_unseen, len(bag), rules=rules)
         v2 = float(r2.v[0]) if len(r2) else 0.0
+        return s0 - s1 + v2, len(bag), False
+
+    def _play_out_table(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules):
+        """:meth:`_play_out` with the fast policies: the opponent's top-scoring placement
+        (none: they pass), and our best ``j + e(L)`` two plies on, e looked up in
+        :attr:`leave_values` (0 for a leave that needs more tiles than the bag holds)."""
+        from ..core.game import rack_value
+        from ..core.movegen import generate, generate_best, leaves as move_leaves
+
+        spec = self.spec
+        nk, blank, R = spec.n_kinds, spec.n_letters, spec.rack_size
+        rec = cand.record
+        s0 = float(rec["score"])
+        L1, B1 = _place(letters, blanks, rec)
+        ours = rack - _used(rec, nk, blank)
+        bag = list(order)
+        if int(rec["kind"]) == 1:
+            bag = bag + list(np.repeat(np.arange(nk), _used(rec, nk, blank)))
+        k = min(R - int(ours.sum()), len(bag))
+        for t in bag[:k]:
+            ours[t] += 1
+        bag = bag[k:]
+        if int(ours.sum()) == 0 and not bag:
+            return s0 + 2.0 * rack_value(spec, opp_rack), 0, True
+        best = generate_best(self.pack, L1, B1, opp_rack, 1, rules=rules)
+        s1 = 0.0
+        L2, B2, theirs = L1, B1, opp_rack
+        if len(best):
+            m1 = best[0]
+            s1 = float(m1["score"])
+            L2, B2 = _place(L1, B1, m1)
+            theirs = opp_rack - _used(m1, nk, blank)
+            k = min(R - int(theirs.sum()), len(bag))
+            for t in bag[:k]:
+                theirs[t] += 1
+            bag = bag[k:]
+        moves = generate(self.pack, L2, B2, ours, bag_size=len(bag), exchanges=True, rules=rules)
+        if len(moves) == 0:
+            return s0 - s1, len(bag), False
+        lv = move_leaves(ours, moves)
+        e = self.leave_values.of(lv)
+        e = np.where(R - lv.sum(axis=1).astype(np.int64) <= len(bag), e, 0.0)
+        e = np.where(moves["kind"] == 2, 0.0, e)  # the pass draws nothing (Evaluator.rank_arrays)
+        v2 = float(np.max(moves["score"] + e))
         return s0 - s1 + v2, len(bag), False
 
     # -- the race --------------------------------------------------------------------------
@@ -261,6 +318,12 @@ class Simulator:
         if n == 1 or bag_size == 0:
             # one candidate, or an empty bag (the endgame search's business): nothing to race
             return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "done")
+        if self.table:
+            from ..eval.leave_values import LeaveValues
+
+            self.leave_values = LeaveValues(self.pack, unseen, self.policy._septets, self.policy._val, bag_size)
+            for w in self._workers[1:]:
+                w.leave_values = self.leave_values
         for rnd in range(rounds):
             alive = [c for c in cands if c.alive]
             # the time left, shared equally by the rounds left (a round that ran over

@@ -1,0 +1,161 @@
+"""Simulation: rollouts a second a core, and where a rollout's time goes.
+
+    python benchmarks/bench_simulation.py [--langs es en fr] [--positions 20] [--iterations 16]
+                                          [--candidates 8] [--seed 1]
+
+Reaches ``--positions`` midgame positions a language by seeded heuri2 self-play (game
+``seed + i``, 6 to 12 moves in, the opponent's rack hidden as the player sees it), then runs
+:class:`heuri.search.simulation.Simulator` on each with an iteration budget (``--iterations``:
+the race's survivors reach that many rollouts; ``--candidates`` heuri5 moves race). It prints
+for each language:
+
+- rollouts a CPU second on one thread (the thread's own CPU time, so the figure holds on a
+  machine shared with other work) and the median ms a rollout;
+- the share of a rollout's time in the opponent's reply (``greedy``: one move generation), in
+  our reply two plies on (``heuri2``: a move generation and every leave's bingo expectation)
+  and in the rest (drawing, placing, bookkeeping), and the static ranking that picks the
+  candidates, ms a position;
+- two threads against one on the same races (the values are the same: the test suite checks
+  it): wall-clock rollouts a second and the ratio, which needs two idle cores to mean anything.
+
+MAGPIE's iterations a second on the same positions (its ``gsimulate``) are not measured by this
+script: MAGPIE is a peer built outside the project (``../shared/peers``), and its simulation's
+figures come from its own output there.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def positions(pack, n: int, seed: int) -> list:
+    """``n`` midgame positions of seeded heuri2 self-play (game ``seed + i``, move 6 + i % 7),
+    the player to move's rack known and the opponent's hidden; games that end first are
+    skipped."""
+    from heuri.core.game import Game, Position
+    from heuri.eval.evaluate import make_evaluator
+
+    ev = make_evaluator(pack, "heuri2")
+    out = []
+    i = 0
+    while len(out) < n and i < 4 * n:
+        g = Game(pack.spec, seed=seed + i, words=pack.words)
+        for _ in range(6 + i % 7):
+            if g.over:
+                break
+            g.play(ev.choose(g.position))
+        i += 1
+        if g.over or g.position.bag_size < 14:
+            continue
+        out.append(Position.from_cgp(g.position.cgp(hide_others=True), pack.spec))
+    return out
+
+
+class _Timed:
+    """Wraps an evaluator's ``rank_arrays`` and adds its thread CPU seconds to ``total``."""
+
+    def __init__(self, fn):
+        self.fn, self.total, self.calls = fn, 0.0, 0
+
+    def __call__(self, *a, **k):
+        t = time.thread_time()
+        try:
+            return self.fn(*a, **k)
+        finally:
+            self.total += time.thread_time() - t
+            self.calls += 1
+
+
+def measure(pack, poss, iterations: int, candidates: int, seed: int, table: bool = False) -> dict:
+    """One thread: rollouts, CPU seconds (racing, and the static ranking), per-rollout ms, and
+    the CPU seconds in the reply and in our move two plies on (with ``table``: the best-first
+    generator, and the generator plus the lookup; the table's build apart)."""
+    from heuri.core import movegen
+    from heuri.eval import leave_values
+    from heuri.search.simulation import Simulator
+
+    sim = Simulator(pack, candidates=candidates, seed=seed, table=table)
+    saved = movegen.generate_best, movegen.generate, leave_values.LeaveValues
+    if table:
+        reply, ours, build = _Timed(movegen.generate_best), _Timed(movegen.generate), _Timed(leave_values.LeaveValues)
+        movegen.generate_best, movegen.generate, leave_values.LeaveValues = reply, ours, build
+    else:
+        reply, ours, build = _Timed(sim.reply.rank_arrays), _Timed(sim.policy.rank_arrays), _Timed(None)
+        sim.reply.rank_arrays, sim.policy.rank_arrays = reply, ours
+    rank = _Timed(sim.engine.rank)
+    sim.engine.rank = rank
+    try:
+        sim.simulate(poss[0], seconds=None, iterations=2)  # compile and warm the caches
+        reply.total = ours.total = rank.total = build.total = 0.0
+        rollouts, cpu, per = 0, 0.0, []
+        for p in poss:
+            t, before = time.thread_time(), rank.total + build.total
+            r = sim.simulate(p, seconds=None, iterations=iterations)
+            dt = time.thread_time() - t
+            rollouts += r.rollouts
+            cpu += dt
+            per.append(1000 * (dt - (rank.total + build.total - before)) / max(1, r.rollouts))
+    finally:
+        movegen.generate_best, movegen.generate, leave_values.LeaveValues = saved
+    race = cpu - rank.total - build.total
+    return {"rollouts": rollouts, "cpu": cpu, "race": race, "rank_ms": 1000 * rank.total / len(poss),
+            "build_ms": 1000 * build.total / len(poss), "per_ms": statistics.median(per),
+            "reply": reply.total / race, "policy": ours.total / race}
+
+
+def wall(pack, poss, iterations: int, candidates: int, seed: int, threads: int,
+         table: bool = False) -> tuple[int, float]:
+    """Rollouts and wall seconds of the races with ``threads`` threads."""
+    from heuri.search.simulation import Simulator
+
+    sim = Simulator(pack, candidates=candidates, seed=seed, threads=threads, table=table)
+    sim.simulate(poss[0], seconds=None, iterations=2)
+    n, t = 0, time.perf_counter()
+    for p in poss:
+        n += sim.simulate(p, seconds=None, iterations=iterations).rollouts
+    return n, time.perf_counter() - t
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--langs", nargs="+", default=["es", "en", "fr"])
+    ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--iterations", type=int, default=16)
+    ap.add_argument("--candidates", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-threads", action="store_true", help="skip the two-thread comparison")
+    ap.add_argument("--table", action="store_true",
+                    help="the fast rollout (Simulator(table=True)): our move two plies on valued from the table of "
+                         "every leave's e, built once a race (its time counted in the race)")
+    a = ap.parse_args(argv)
+
+    import heuri
+
+    print(f"heuri-sim rollouts: {a.positions} midgame positions a language (heuri2 self-play, seed {a.seed}), "
+          f"{a.candidates} candidates, {a.iterations} iterations")
+    print(f"{'lang':4} {'rollouts':>8} {'a CPU s':>8} {'ms each':>8} {'reply':>6} {'ours':>6} {'rest':>6} "
+          f"{'ranking ms':>10} {'table ms':>8} {'1 thr /s':>9} {'2 thr /s':>9} {'ratio':>6}")
+    for lang in a.langs:
+        pack = heuri.load_pack(lang)
+        poss = positions(pack, a.positions, a.seed)
+        m = measure(pack, poss, a.iterations, a.candidates, a.seed, a.table)
+        row = (f"{lang:4} {m['rollouts']:8d} {m['rollouts'] / m['race']:8.0f} {m['per_ms']:8.2f} "
+               f"{100 * m['reply']:5.0f}% {100 * m['policy']:5.0f}% {100 * (1 - m['reply'] - m['policy']):5.0f}% "
+               f"{m['rank_ms']:10.1f} {m['build_ms']:8.1f}")
+        if not a.no_threads:
+            n1, t1 = wall(pack, poss, a.iterations, a.candidates, a.seed, 1, a.table)
+            n2, t2 = wall(pack, poss, a.iterations, a.candidates, a.seed, 2, a.table)
+            row += f" {n1 / t1:9.0f} {n2 / t2:9.0f} {(n2 / t2) / (n1 / t1):6.2f}"
+        print(row, flush=True)
+    print("a CPU s: rollouts a CPU second of the racing thread (the static ranking excluded); reply: the opponent's "
+          "greedy reply; ours: heuri2 two plies on; ranking ms: heuri5's ranking of a position's candidates; "
+          "table ms: the leave table's build a position (--table); 1/2 thr /s: wall-clock rollouts a second, "
+          "the ranking and the table included.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
