@@ -18,15 +18,24 @@ for each language:
 - two threads against one on the same races (the values are the same: the test suite checks
   it): wall-clock rollouts a second and the ratio, which needs two idle cores to mean anything.
 
-MAGPIE's iterations a second on the same positions (its ``gsimulate``) are not measured by this
-script: MAGPIE is a peer built outside the project (``../shared/peers``), and its simulation's
-figures come from its own output there.
+With ``--magpie-seconds S`` and MAGPIE built (``$HEURI_PEERS``, default
+``~/.cache/heuri-peers``: ``magpie/bin/magpie`` and its ``data/lexica/CSW_SOWPODS.kwg`` for
+English, ``FRA_NPM.kwg`` for French; ``../shared/peers/rebuild.sh`` builds them), each position
+is also raced for S wall-clock seconds on one thread by heuri-sim's fast rollout and by
+MAGPIE's ``gsimulate`` (its ``--candidates`` best static plays, 2 plies, no stopping rule),
+alternating which goes first, and the script prints both counts a second: heuri's rollouts
+and MAGPIE's iterations (one play's rollout each, as its ``Iters`` line counts them). A
+language MAGPIE has no lexicon for, or a MAGPIE not found, is said and skipped.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import statistics
+import subprocess
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -119,6 +128,62 @@ def wall(pack, poss, iterations: int, candidates: int, seed: int, threads: int,
     return n, time.perf_counter() - t
 
 
+PEERS = Path(os.environ.get("HEURI_PEERS", Path.home() / ".cache" / "heuri-peers"))
+#: MAGPIE's lexicon, letter distribution and leaves for heuri's lists (rebuild.sh's names)
+MAGPIE_DATA = {"en": ("CSW_SOWPODS", "english"), "fr": ("FRA_NPM", "french")}
+
+
+def magpie_missing(lang: str) -> str | None:
+    """Why MAGPIE cannot race ``lang`` here, or None."""
+    if lang not in MAGPIE_DATA:
+        return f"MAGPIE has no {lang} lexicon built from heuri's list (rebuild.sh builds en and fr)"
+    need = [PEERS / "magpie" / "bin" / "magpie", PEERS / "magpie" / "data" / "lexica" / f"{MAGPIE_DATA[lang][0]}.kwg"]
+    gone = [str(p) for p in need if not p.exists()]
+    return f"not found: {', '.join(gone)} (../shared/peers/rebuild.sh builds them)" if gone else None
+
+
+def magpie_iterations(lang: str, cgp: str, seconds: float, plays: int) -> tuple[int, float]:
+    """MAGPIE's ``gsimulate`` on one CGP for ``seconds`` on one thread: (iterations, seconds)."""
+    lex, ld = MAGPIE_DATA[lang]
+    wmp = (PEERS / "magpie" / "data" / "lexica" / f"{lex}.wmp").exists()
+    cmd = (f"cgp {cgp} -lex {lex} -ld {ld} -leaves {lex} -wmp {str(wmp).lower()} -threads 1 -numplays {plays} "
+           f"-plies 2 -iterations 100000000 -scondition none -tlim {seconds:g}\ngsimulate\n")
+    out = subprocess.run([str(PEERS / "magpie" / "bin" / "magpie"), "set", "-mode", "sync", "-savesettings", "false",
+                          "-shw", "false", "-pretty", "false", "-hr", "false"], input=cmd, cwd=PEERS / "magpie",
+                         capture_output=True, text=True, timeout=120 + 2 * seconds).stdout
+    it = re.search(r"Iters:\s+(\d+)", out)
+    tm = re.search(r"Time:\s+([\d.]+) seconds", out)
+    if not (it and tm):
+        raise RuntimeError(f"MAGPIE's gsimulate printed no Iters/Time lines: {out[-300:]!r}")
+    return int(it.group(1)), float(tm.group(1))
+
+
+def against_magpie(pack, lang: str, poss, seconds: float, plays: int, seed: int) -> str:
+    """heuri-sim's fast rollout and MAGPIE's gsimulate, ``seconds`` each a position on one
+    thread, alternating: the line the table prints."""
+    from heuri.search.simulation import Simulator
+
+    why = magpie_missing(lang)
+    if why:
+        return f"{lang}: MAGPIE skipped: {why}"
+    sim = Simulator(pack, candidates=plays, seed=seed, table=True)
+    sim.simulate(poss[0], seconds=None, iterations=2)
+    ours, theirs = [0, 0.0], [0, 0.0]
+    for i, p in enumerate(poss):
+        for who in ((0, 1) if i % 2 == 0 else (1, 0)):
+            if who == 0:
+                r = sim.simulate(p, seconds=seconds)
+                ours[0] += r.rollouts
+                ours[1] += r.seconds
+            else:
+                n, t = magpie_iterations(lang, p.cgp(), seconds, plays)
+                theirs[0] += n
+                theirs[1] += t
+    return (f"{lang}: {seconds:g} s a position on one thread, {plays} candidates: heuri-sim table=1 "
+            f"{ours[0] / ours[1]:,.0f} rollouts a second (its static ranking and table included); "
+            f"MAGPIE gsimulate {theirs[0] / theirs[1]:,.0f} iterations a second")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--langs", nargs="+", default=["es", "en", "fr"])
@@ -127,6 +192,8 @@ def main(argv=None) -> int:
     ap.add_argument("--candidates", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-threads", action="store_true", help="skip the two-thread comparison")
+    ap.add_argument("--magpie-seconds", type=float, default=0,
+                    help="also race each position this long with heuri-sim table=1 and MAGPIE's gsimulate")
     ap.add_argument("--table", action="store_true",
                     help="the fast rollout (Simulator(table=True)): our move two plies on valued from the table of "
                          "every leave's e, built once a race (its time counted in the race)")
@@ -138,6 +205,7 @@ def main(argv=None) -> int:
           f"{a.candidates} candidates, {a.iterations} iterations")
     print(f"{'lang':4} {'rollouts':>8} {'a CPU s':>8} {'ms each':>8} {'reply':>6} {'ours':>6} {'rest':>6} "
           f"{'ranking ms':>10} {'table ms':>8} {'1 thr /s':>9} {'2 thr /s':>9} {'ratio':>6}")
+    magpie_lines: list[str] = []
     for lang in a.langs:
         pack = heuri.load_pack(lang)
         poss = positions(pack, a.positions, a.seed)
@@ -150,10 +218,14 @@ def main(argv=None) -> int:
             n2, t2 = wall(pack, poss, a.iterations, a.candidates, a.seed, 2, a.table)
             row += f" {n1 / t1:9.0f} {n2 / t2:9.0f} {(n2 / t2) / (n1 / t1):6.2f}"
         print(row, flush=True)
+        if a.magpie_seconds > 0:
+            magpie_lines.append(against_magpie(pack, lang, poss, a.magpie_seconds, a.candidates, a.seed))
     print("a CPU s: rollouts a CPU second of the racing thread (the static ranking excluded); reply: the opponent's "
           "greedy reply; ours: heuri2 two plies on; ranking ms: heuri5's ranking of a position's candidates; "
           "table ms: the leave table's build a position (--table); 1/2 thr /s: wall-clock rollouts a second, "
           "the ranking and the table included.")
+    for line in magpie_lines:
+        print(line)
     return 0
 
 

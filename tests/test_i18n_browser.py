@@ -220,3 +220,44 @@ def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa
         assert [e for e in pg.errors if "status of 400" not in e] == []
     finally:
         ctx.close()
+
+
+def test_think_longer_in_three_languages(server, browser, shots):  # noqa: F811
+    """"Think longer" on a Spanish position: the race's table under the ranking, its button,
+    its columns and its summary in French, then Spanish, then English; a screenshot each."""
+    cgp = "/".join(["15"] * 7 + ["4CASAS6"] + ["15"] * 7) + " AEIRSTU/ 0/0 0"
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1100})
+    try:
+        pg = _open(ctx, server + "/")
+        for lang, button, summary in (("fr", "Réfléchir plus longtemps", "simulations en"),
+                                      ("es", "Pensar más", "simulaciones en"),
+                                      ("en", "Think longer", "rollouts in")):
+            if lang != "fr":
+                with pg.expect_navigation():
+                    pg.select_option("#ui-lang", lang)
+                pg.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+                pg.wait_for_selector("#pos-board svg rect.sq")
+            pg.click("#cgp-box summary")
+            pg.fill("#cgp", cgp)
+            pg.click("#load-cgp")
+            pg.wait_for_function("() => document.querySelector('#rack').value === 'AEIRSTU'")
+            pg.click("#rank")
+            pg.wait_for_selector("#think-box:not([hidden])")
+            assert pg.inner_text("#think") == button
+            assert pg.input_value("#think-seconds") == "3"
+            pg.click("#think")
+            pg.wait_for_selector("#think-table:not([hidden])", timeout=30_000)
+            rows = pg.locator("#think-table tbody tr")
+            assert rows.count() == 8
+            assert summary in pg.inner_text("#think-status")
+            first = rows.first
+            assert "out" not in (first.get_attribute("class") or "")  # the choice is still in the race
+            assert int(first.locator("td").nth(4).inner_text()) >= 2  # its rollouts: a mean ± its error
+            assert " ± " in first.locator("td.v").inner_text()
+            moves = pg.locator("#moves tbody tr td.mv").all_inner_texts()
+            assert first.locator("td.mv").inner_text() in moves
+            pg.locator("#think-box").scroll_into_view_if_needed()
+            _shot(pg, shots, f"serve-think-{lang}.png")
+        assert pg.errors == []
+    finally:
+        ctx.close()

@@ -147,6 +147,46 @@ def test_limits_and_bad_requests(client):
     assert r.status_code == 404 and "no such .gcg file" in r.json()["error"]
 
 
+def test_think_longer_is_the_simulation_of_best_think(client, midgame, pack_es):
+    """``POST /api/think``: the race :class:`Simulator` (fast rollout, seed 0) runs on the
+    same position, row for row; an iteration budget makes it the same race anywhere."""
+    from heuri.core.game import Position
+    from heuri.core.move import Move
+    from heuri.search.simulation import Simulator
+    from heuri.web.service import ApiError, Service
+
+    r = client.post("/api/think", json={"lang": "es", "cgp": midgame, "iterations": 8, "candidates": 4})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    res = Simulator(pack_es, candidates=4, seed=0, table=True).simulate(Position.from_cgp(midgame, pack_es.spec),
+                                                                        seconds=None, iterations=8)
+    spec = pack_es.spec
+    assert [x["move"] for x in d["rows"]] == [Move.from_record(c.record, spec).gcg(spec) for c in res.candidates]
+    assert [x["rollouts"] for x in d["rows"]] == [c.n for c in res.candidates] and d["rollouts"] == res.rollouts == 24
+    assert [x["mean"] for x in d["rows"]] == [round(c.mean, 2) for c in res.candidates]
+    assert [x["alive"] for x in d["rows"]] == [True, True, False, False] and d["stopped_by"] == "done"
+    assert d["rows"][0]["word"] and d["lexicon"] == spec.lexicon
+    for body, words in (({"iterations": 4, "seconds": 1}, "not both"), ({"seconds": 0}, "seconds: 0"),
+                        ({"seconds": 11}, "from 0.1 to 10"), ({"candidates": 1}, "candidates: 1"),
+                        ({"depth": 2}, "no such field")):
+        r = client.post("/api/think", json={"lang": "es", "cgp": midgame, **body})
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    from heuri.core.game import Game
+    from heuri.play.players import GreedyPlayer
+
+    g, greedy = Game(spec, seed=2, words=pack_es.words), GreedyPlayer(pack_es)
+    while g.position.bag_size > 0 and not g.over:
+        g.play(greedy.choose(g.position))
+    assert g.position.bag_size == 0 and not g.over
+    r = client.post("/api/think", json={"lang": "es", "cgp": g.position.cgp(hide_others=True)})
+    assert r.status_code == 400 and "the bag is empty" in r.json()["error"]
+    svc = Service(packs={"es": pack_es})
+    svc._thinking.acquire()  # a race already running
+    with pytest.raises(ApiError) as busy:
+        svc.think({"lang": "es", "cgp": midgame, "iterations": 2})
+    assert busy.value.status == 429 and busy.value.kind == "busy"
+
+
 def test_game_view_steps_a_record(client):
     d = client.post("/api/game", json={"gcg": GAME.read_text(encoding="utf-8"), "name": GAME.name}).json()
     from heuri.gcg import read_gcg

@@ -293,7 +293,8 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
 
     Routes: ``GET /`` the page; ``GET /static/...`` its script and style; ``GET /api/info``;
     ``GET /api/messages[?lang=]`` (the interface's catalogue, :func:`_messages`);
-    ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/preview``, ``/api/game``;
+    ``POST /api/position``, ``/api/moves``, ``/api/best``, ``/api/explain``, ``/api/think``
+    (think longer), ``/api/preview``, ``/api/game``;
     ``POST /api/play`` (a new game against heuri), ``GET /api/play/{id}``,
     ``POST /api/play/{id}/move``, ``GET /api/play/{id}/gcg`` (the record, as a download),
     ``GET /api/play/{id}/infer`` (what heuri may hold);
@@ -395,6 +396,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         Route("/api/moves", endpoint(svc.moves), methods=["POST"]),
         Route("/api/best", endpoint(svc.best), methods=["POST"]),
         Route("/api/explain", endpoint(svc.explain), methods=["POST"]),
+        Route("/api/think", endpoint(svc.think), methods=["POST"]),
         Route("/api/preview", endpoint(svc.preview), methods=["POST"]),
         Route("/api/game", endpoint(svc.game), methods=["POST"]),
         Route("/api/play", endpoint(svc.play_new), methods=["POST"]),

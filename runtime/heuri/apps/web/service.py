@@ -10,6 +10,8 @@ and answers:
 - :meth:`Service.moves`: every legal move, as ``heuri moves --json`` prints it;
 - :meth:`Service.best`: the evaluator's ranking, as ``heuri best --json`` prints it (the
   same evaluator calls, so the same rows);
+- :meth:`Service.think`: "think longer", the simulation of ``heuri best --think`` over the
+  engine's best candidates;
 - :meth:`Service.preview`: a move on the board (SVG with its tiles outlined), its score and
   words, or why it is illegal;
 - :meth:`Service.game`: a GCG record stepped turn by turn (a board per turn, the move
@@ -81,6 +83,11 @@ MAX_RECORD_BYTES = 1 << 20
 MAX_ANALYSIS_BYTES = 64 << 20
 #: the longest string field (characters) but ``gcg`` (bounded by the body's size)
 MAX_TEXT = 4096
+#: the longest "think longer" (``think``'s ``seconds``)
+MAX_THINK_S = 10.0
+#: "think longer" races run at once (each holds a core and one of the app's worker threads for
+#: its seconds); one more is refused (429) rather than left holding a worker while it waits
+THINKING = 1
 #: the bingo constant k accepted (the paper's is 2.5)
 K_RANGE = (0.1, 10.0)
 # the default first: the page's choice
@@ -434,6 +441,7 @@ class Service:
         self._evaluators = _Pool(max_keys=8, per_key=2)
         self._players = _Pool(max_keys=3, per_key=1)
         self._analyzers = _Pool(max_keys=2, per_key=1)
+        self._thinking = threading.BoundedSemaphore(THINKING)
         self._games: dict[str, _PlayGame] = {}
         self._games_lock = threading.Lock()
         #: the duplicate trainer's games (bounded as the games against heuri)
@@ -675,6 +683,50 @@ class Service:
         if key:
             self._answers.put(key, out)
         return dict(out)
+
+    def think(self, req: dict) -> dict:
+        """``{lang, cgp, seconds | iterations, candidates, coords}`` → ``{lang, lexicon, seconds,
+        rollouts, stopped_by, rows: [{move, word, static, mean, stderr, rollouts, alive}],
+        warning, warning_params}``: "think longer", the simulation of ``heuri best --think``
+        (:class:`heuri.search.simulation.Simulator` with the fast rollout, one thread) over
+        heuri5's best ``candidates`` moves (default 8, 2 to 20) for ``seconds`` (0.1 to
+        :data:`MAX_THINK_S`, default 2) or ``iterations`` rollouts (1 to 10,000: the same race
+        on any machine); rows as the race ranks them, the moves still in it first; ``static``
+        heuri5's equity, ``mean`` and ``stderr`` the rollouts' points. At most
+        :data:`THINKING` races run at once (another is a 429); an empty bag is refused (the
+        endgame answers)."""
+        from ...core.move import Move
+        from ...search.simulation import Simulator
+
+        _fields(req, ("lang", "lexicon", "cgp", "seconds", "iterations", "candidates", "coords"), "think")
+        coords = _coords(req)
+        seconds = _num(req, "seconds", 0.1, MAX_THINK_S)
+        iterations = _int(req, "iterations", None, 1, 10_000)
+        if seconds is not None and iterations is not None:
+            raise HeuriError("think: give seconds or iterations, not both")
+        if seconds is None and iterations is None:
+            seconds = 2.0
+        candidates = _int(req, "candidates", 8, 2, 20)
+        pack, pos = self._shared_position(req)
+        spec = pack.spec
+        if pos.bag_size == 0:
+            raise HeuriError("think: the bag is empty; the endgame search answers this position exactly "
+                             "(heuri endgame --cgp ...)")
+        if not self._thinking.acquire(blocking=False):
+            raise ApiError("heuri is already thinking about a position; ask again when it has answered.", 429, "busy")
+        try:
+            sim = Simulator(pack, candidates=candidates, seed=0, table=True)
+            res = sim.simulate(pos, seconds=seconds, iterations=iterations)
+        finally:
+            self._thinking.release()
+        rows = []
+        for c in res.candidates:
+            m = Move.from_record(c.record, spec)
+            rows.append({"move": m.gcg(spec), "word": _word(m, spec, pos.board, coords),
+                         "static": round(c.static, 2), "mean": round(c.mean, 2) if c.values else None,
+                         "stderr": round(c.stderr, 2) if c.n > 1 else None, "rollouts": c.n, "alive": c.alive})
+        return {"lang": spec.code, "lexicon": spec.lexicon, "seconds": round(res.seconds, 2),
+                "rollouts": res.rollouts, "stopped_by": res.stopped_by, "rows": rows, **self._warning(req, pack)}
 
     def explain(self, req: dict) -> dict:
         """``{lang, cgp, engine, top, k, top_n, exact, move}`` → ``{lang, engine, count, terms,

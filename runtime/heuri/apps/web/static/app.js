@@ -210,6 +210,9 @@ function clearMoves() {
   S.rows = []; S.preview = null;
   $("#moves tbody").textContent = "";
   $("#moves-count").textContent = "";
+  $("#think-box").hidden = true; $("#think-table").hidden = true;
+  $("#think-table tbody").textContent = ""; $("#think-status").textContent = "";
+  showError("#think-error", null);
   $("#preview").hidden = true;
   if (window.Explain) Explain.reset();
 }
@@ -238,7 +241,42 @@ async function rank() {
                                       { count: d.count, engine: d.engine, lexicon: d.lexicon, shown: d.rows.length });
     if (window.Explain) Explain.ranked({ lang: S.lang, lexicon: S.lexicon || undefined, cgp: cgpOf(),
                                          engine: $("#engine").value, top: 100 });
+    $("#think-box").hidden = !(S.position && S.position.bag > 0);  // an empty bag is the endgame's
   } catch (e) { positionError(e); }
+}
+
+// "think longer": heuri's best moves raced by two-ply rollouts (POST /api/think)
+async function think() {
+  showError("#think-error", null);
+  const seconds = Number($("#think-seconds").value);
+  const cgp = cgpOf();
+  $("#think").disabled = true;
+  $("#think-table").hidden = true;
+  $("#think-status").textContent = t("Thinking for {seconds} s…", { seconds });
+  try {
+    const d = await api("/api/think", { lang: S.lang, lexicon: S.lexicon || undefined, cgp, seconds,
+                                        coords: heuriCoords.get() });
+    if (cgp !== cgpOf()) return;  // the position changed meanwhile: this race is another position's
+    const tb = $("#think-table tbody");
+    tb.textContent = "";
+    const fmt = (x) => x.toFixed(1);
+    d.rows.forEach((m, i) => {
+      const sim = m.mean === null ? "—" : m.stderr === null ? fmt(m.mean) : `${fmt(m.mean)} ± ${fmt(m.stderr)}`;
+      const tr = el("tr", { class: m.alive ? "moverow" : "moverow out" });
+      tr.append(el("td", {}, String(i + 1)), el("td", { class: "mv" }, heuriCoords.said(m.word || m.move)),
+                el("td", {}, m.static.toFixed(2)), el("td", { class: "v" }, sim), el("td", {}, String(m.rollouts)),
+                el("td", { class: "fish" }, m.alive ? "" : t("halved out")));
+      const j = S.rows.findIndex((r) => r.move === m.move);
+      if (j >= 0) tr.addEventListener("click", () => preview(j));
+      tb.append(tr);
+    });
+    $("#think-table").hidden = false;
+    $("#think-status").textContent = t("{rollouts} rollouts in {seconds} s: heuri's best {count} moves played two turns ahead against racks the opponent may hold. The first is its choice.",
+                                       { rollouts: d.rollouts, seconds: d.seconds.toFixed(1), count: d.rows.length });
+  } catch (e) {
+    $("#think-status").textContent = "";
+    showError("#think-error", e);
+  } finally { $("#think").disabled = false; }
 }
 
 async function preview(i) {
@@ -806,6 +844,7 @@ function showView(name) {
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => showView(b.dataset.view)));
   $("#rank").addEventListener("click", rank);
+  $("#think").addEventListener("click", think);
   $("#rack").addEventListener("keydown", (e) => { if (e.key === "Enter") rank(); });
   $("#rack").addEventListener("focus", () => { S.paletteToBoard = false; });
   $("#palette").addEventListener("mousedown", () => { S.paletteToBoard = document.activeElement === $("#pos-board"); });

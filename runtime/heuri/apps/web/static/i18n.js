@@ -131,6 +131,7 @@
     "late": N_("handed in {seconds} s after the time; a late move is not taken"),
     "gcg:line": N_("The record cannot be read (line {line}): {detail}"),
     "gcg:file": N_("The record cannot be read: {detail}"),
+    "busy": N_("heuri is already thinking about a position; ask again when it has answered."),
   };
 
   // The message of a refusal ({error, kind, params}, as the API answers it) in the page's language.
