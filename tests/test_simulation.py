@@ -171,6 +171,11 @@ def test_best_think_ranks_the_race(en, midgame, capsys):
     ranking = make_evaluator(en, "heuri5").rank(midgame)
     static = {Move.from_record(ranking.moves[i], en.spec).gcg(en.spec): float(ranking.v[i]) for i in range(4)}
     assert {r["move"]: r["static"] for r in rows} == pytest.approx(static, abs=1e-3)
+    # the full rollout, on an iteration-free clock too: the same columns, the same static values
+    assert main(["best", "--lang", "en", "--cgp", cgp, "--think", "1s", "--candidates", "4", "--rollout", "full",
+                 "--json"]) == 0
+    full = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert {r["move"]: r["static"] for r in full} == pytest.approx(static, abs=1e-3)
     # bad input: one line naming the option, exit 2
     for bad in ("0", "-1", "abc", "4000s"):
         with pytest.raises(SystemExit) as e:

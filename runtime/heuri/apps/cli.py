@@ -504,7 +504,8 @@ def _think(args, pack, pos, title: str) -> int:
     spec = pack.spec
     if pos.bag_size == 0:
         raise HeuriError("--think: the bag is empty; the endgame search answers exactly: heuri endgame --cgp ...")
-    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed, threads=args.threads)
+    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed, threads=args.threads,
+                    table=args.rollout == "fast")
     res = sim.simulate(pos, seconds=args.think)
     rows = []
     for c in res.candidates:
@@ -520,7 +521,7 @@ def _think(args, pack, pos, title: str) -> int:
         from rich.console import Console
         from rich.table import Table
 
-        t = Table(title=escape(f"{args.engine} + simulation, {args.think:g} s: {title}"),
+        t = Table(title=escape(f"{args.engine} + simulation ({args.rollout} rollout), {args.think:g} s: {title}"),
                   caption=escape(f"{res.rollouts} rollouts in {res.seconds:.1f} s, {res.rounds} rounds of "
                                  f"successive halving, stopped by {res.stopped_by}; mean: the move's score "
                                  f"minus the opponent's reply plus our next move's value, points"))
@@ -1366,6 +1367,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", type=int_arg(2, 100), default=8,
                    help="--think: the engine's best moves that race (default 8)")
     p.add_argument("--seed", type=SEED, default=0, help="--think: the rollouts' draws (default 0)")
+    p.add_argument("--rollout", choices=("fast", "full"), default="fast",
+                   help="--think: fast (default): our move two plies on valued from a table of every leave's bingo "
+                        "expectation, built once; full: a Heuri_2 ranking of each rack (docs/simulation.md)")
     p.add_argument("--threads", type=int_arg(1, 64), default=min(os.cpu_count() or 1, 4),
                    help="--think: rollouts played at once, one a thread (default: this machine's cores, at most 4)")
     _coords_option(p)

@@ -130,6 +130,7 @@ class HeuriBackend(Backend):
         self.candidates = 10
         self.threads = 1  # go sim's rollout threads (the static search runs on one)
         self.sim_value = "points"  # go sim races on points, or on the chance to win ("win")
+        self.sim_rollout = "fast"  # go sim's rollout: fast (the leave table) or full (a Heuri_2 ranking a rack)
         self.endgame = True
         self.endgame_clock = True
         self._pack = None
@@ -145,6 +146,7 @@ class HeuriBackend(Backend):
             OptionDecl("Threads", "spin", str(self.threads), 1, 64),
             OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
             OptionDecl("SimValue", "combo", self.sim_value, var=("points", "win")),
+            OptionDecl("SimRollout", "combo", self.sim_rollout, var=("fast", "full")),
             OptionDecl("Endgame", "check", "true"),
             OptionDecl("EndgameClock", "check", "true"),
         ]
@@ -192,6 +194,8 @@ class HeuriBackend(Backend):
             self.endgame_clock = value.lower() == "true"
         elif name == "SimValue":
             self.sim_value = value
+        elif name == "SimRollout":
+            self.sim_rollout = value
         elif name == "Threads":
             self.threads = int(value)  # go sim's rollouts; the static ranking stays on one thread
         self._players = {}
@@ -480,12 +484,12 @@ class HeuriBackend(Backend):
         pack = sp.pack
         spec = pack.spec
         threads = min(64, params.threads or self.threads)
-        key = ("sim", id(pack), self.engine, self.candidates, threads, self.sim_value)
+        key = ("sim", id(pack), self.engine, self.candidates, threads, self.sim_value, self.sim_rollout)
         sim = self._players.get(key)
         if sim is None:
             try:
                 sim = Simulator(pack, engine=self.engine, candidates=max(2, self.candidates), threads=threads,
-                                win=self.sim_value == "win")
+                                win=self.sim_value == "win", table=self.sim_rollout == "fast")
             except SimulationError as e:
                 raise SiuError("bad-option", f"SimValue win: {e}") from None
             self._players[key] = sim
