@@ -365,7 +365,7 @@ def test_child_handshake_exact(pack_es):
         "option name Threads type spin default 1 min 1 max 64",
         "option name Candidates type spin default 10 min 1 max 1000",
         "option name SimValue type combo default points var points var win",
-        "option name SimRollout type combo default fast var fast var full",
+        "option name SimRollout type combo default full var full var fast",
         "option name Endgame type check default true",
         "option name EndgameClock type check default true",
         "siuok"]

@@ -148,18 +148,22 @@ def test_limits_and_bad_requests(client):
 
 
 def test_think_longer_is_the_simulation_of_best_think(client, midgame, pack_es):
-    """``POST /api/think``: the race :class:`Simulator` (fast rollout, seed 0) runs on the
-    same position, row for row; an iteration budget makes it the same race anywhere."""
+    """``POST /api/think``: the race :class:`Simulator` (seed 0; the full rollout, or the fast
+    one on request) runs on the same position, row for row; an iteration budget makes it the
+    same race anywhere."""
     from heuri.core.game import Position
     from heuri.core.move import Move
     from heuri.search.simulation import Simulator
     from heuri.web.service import ApiError, Service
 
-    r = client.post("/api/think", json={"lang": "es", "cgp": midgame, "iterations": 8, "candidates": 4})
-    assert r.status_code == 200, r.text
-    d = r.json()
-    res = Simulator(pack_es, candidates=4, seed=0, table=True).simulate(Position.from_cgp(midgame, pack_es.spec),
-                                                                        seconds=None, iterations=8)
+    for rollout in ("fast", None):
+        body = {"lang": "es", "cgp": midgame, "iterations": 8, "candidates": 4}
+        r = client.post("/api/think", json=body if rollout is None else {**body, "rollout": rollout})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        res = Simulator(pack_es, candidates=4, seed=0, table=rollout == "fast").simulate(
+            Position.from_cgp(midgame, pack_es.spec), seconds=None, iterations=8)
+        assert [x["mean"] for x in d["rows"]] == [round(c.mean, 2) for c in res.candidates]
     spec = pack_es.spec
     assert [x["move"] for x in d["rows"]] == [Move.from_record(c.record, spec).gcg(spec) for c in res.candidates]
     assert [x["rollouts"] for x in d["rows"]] == [c.n for c in res.candidates] and d["rollouts"] == res.rollouts == 24
@@ -167,6 +171,7 @@ def test_think_longer_is_the_simulation_of_best_think(client, midgame, pack_es):
     assert [x["alive"] for x in d["rows"]] == [True, True, False, False] and d["stopped_by"] == "done"
     assert d["rows"][0]["word"] and d["lexicon"] == spec.lexicon
     for body, words in (({"iterations": 4, "seconds": 1}, "not both"), ({"seconds": 0}, "seconds: 0"),
+                        ({"rollout": "slow"}, "rollout"),
                         ({"seconds": 11}, "from 0.1 to 10"), ({"candidates": 1}, "candidates: 1"),
                         ({"depth": 2}, "no such field")):
         r = client.post("/api/think", json={"lang": "es", "cgp": midgame, **body})

@@ -1367,9 +1367,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--candidates", type=int_arg(2, 100), default=8,
                    help="--think: the engine's best moves that race (default 8)")
     p.add_argument("--seed", type=SEED, default=0, help="--think: the rollouts' draws (default 0)")
-    p.add_argument("--rollout", choices=("fast", "full"), default="fast",
-                   help="--think: fast (default): our move two plies on valued from a table of every leave's bingo "
-                        "expectation, built once; full: a Heuri_2 ranking of each rack (docs/simulation.md)")
+    p.add_argument("--rollout", choices=("full", "fast"), default="full",
+                   help="--think: full (default): our move two plies on valued by a Heuri_2 ranking of its rack; "
+                        "fast: by a table of every leave's bingo expectation built once (more rollouts, an "
+                        "approximation; docs/simulation.md)")
     p.add_argument("--threads", type=int_arg(1, 64), default=min(os.cpu_count() or 1, 4),
                    help="--think: rollouts played at once, one a thread (default: this machine's cores, at most 4)")
     _coords_option(p)

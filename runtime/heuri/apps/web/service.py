@@ -685,10 +685,11 @@ class Service:
         return dict(out)
 
     def think(self, req: dict) -> dict:
-        """``{lang, cgp, seconds | iterations, candidates, coords}`` → ``{lang, lexicon, seconds,
-        rollouts, stopped_by, rows: [{move, word, static, mean, stderr, rollouts, alive}],
+        """``{lang, cgp, seconds | iterations, candidates, rollout, coords}`` → ``{lang, lexicon,
+        seconds, rollouts, stopped_by, rows: [{move, word, static, mean, stderr, rollouts, alive}],
         warning, warning_params}``: "think longer", the simulation of ``heuri best --think``
-        (:class:`heuri.search.simulation.Simulator` with the fast rollout, one thread) over
+        (:class:`heuri.search.simulation.Simulator`, one thread; ``rollout`` ``full``, the
+        default, or ``fast``: its ``table``) over
         heuri5's best ``candidates`` moves (default 8, 2 to 20) for ``seconds`` (0.1 to
         :data:`MAX_THINK_S`, default 2) or ``iterations`` rollouts (1 to 10,000: the same race
         on any machine); rows as the race ranks them, the moves still in it first; ``static``
@@ -698,7 +699,8 @@ class Service:
         from ...core.move import Move
         from ...search.simulation import Simulator
 
-        _fields(req, ("lang", "lexicon", "cgp", "seconds", "iterations", "candidates", "coords"), "think")
+        _fields(req, ("lang", "lexicon", "cgp", "seconds", "iterations", "candidates", "rollout", "coords"), "think")
+        rollout = _choice(req, "rollout", ("full", "fast"), "full")
         coords = _coords(req)
         seconds = _num(req, "seconds", 0.1, MAX_THINK_S)
         iterations = _int(req, "iterations", None, 1, 10_000)
@@ -715,7 +717,7 @@ class Service:
         if not self._thinking.acquire(blocking=False):
             raise ApiError("heuri is already thinking about a position; ask again when it has answered.", 429, "busy")
         try:
-            sim = Simulator(pack, candidates=candidates, seed=0, table=True)
+            sim = Simulator(pack, candidates=candidates, seed=0, table=rollout == "fast")
             res = sim.simulate(pos, seconds=seconds, iterations=iterations)
         finally:
             self._thinking.release()

@@ -130,7 +130,7 @@ class HeuriBackend(Backend):
         self.candidates = 10
         self.threads = 1  # go sim's rollout threads (the static search runs on one)
         self.sim_value = "points"  # go sim races on points, or on the chance to win ("win")
-        self.sim_rollout = "fast"  # go sim's rollout: fast (the leave table) or full (a Heuri_2 ranking a rack)
+        self.sim_rollout = "full"  # go sim's rollout: full (a Heuri_2 ranking a rack) or fast (the leave table)
         self.endgame = True
         self.endgame_clock = True
         self._pack = None
@@ -146,7 +146,7 @@ class HeuriBackend(Backend):
             OptionDecl("Threads", "spin", str(self.threads), 1, 64),
             OptionDecl("Candidates", "spin", str(self.candidates), 1, 1000),
             OptionDecl("SimValue", "combo", self.sim_value, var=("points", "win")),
-            OptionDecl("SimRollout", "combo", self.sim_rollout, var=("fast", "full")),
+            OptionDecl("SimRollout", "combo", self.sim_rollout, var=("full", "fast")),
             OptionDecl("Endgame", "check", "true"),
             OptionDecl("EndgameClock", "check", "true"),
         ]
