@@ -20,7 +20,10 @@ for each language:
 
 With ``--magpie-seconds S`` and MAGPIE built (``$HEURI_PEERS``, default
 ``~/.cache/heuri-peers``: ``magpie/bin/magpie`` and its ``data/lexica/CSW_SOWPODS.kwg`` for
-English, ``FRA_NPM.kwg`` for French; ``../shared/peers/rebuild.sh`` builds them), each position
+English, ``FRA_NPM.kwg`` for French: MAGPIE built from github:jvc56/MAGPIE with ``make magpie
+BUILD=release``, MAGPIE-DATA's ``data/`` copied in, heuri's word list written as
+``data/lexica/CSW_SOWPODS.txt`` and converted with ``bin/magpie convert text2kwg CSW_SOWPODS``,
+the CSW21 leaves copied as ``CSW_SOWPODS.klv2``), each position
 is also raced for S wall-clock seconds on one thread by heuri-sim's fast rollout and by
 MAGPIE's ``gsimulate`` (its ``--candidates`` best static plays, 2 plies, no stopping rule),
 alternating which goes first, and the script prints both counts a second: heuri's rollouts
@@ -36,8 +39,6 @@ import statistics
 import subprocess
 import time
 from pathlib import Path
-
-import numpy as np
 
 
 def positions(pack, n: int, seed: int) -> list:
@@ -139,7 +140,7 @@ def magpie_missing(lang: str) -> str | None:
         return f"MAGPIE has no {lang} lexicon built from heuri's list (rebuild.sh builds en and fr)"
     need = [PEERS / "magpie" / "bin" / "magpie", PEERS / "magpie" / "data" / "lexica" / f"{MAGPIE_DATA[lang][0]}.kwg"]
     gone = [str(p) for p in need if not p.exists()]
-    return f"not found: {', '.join(gone)} (../shared/peers/rebuild.sh builds them)" if gone else None
+    return f"not found: {', '.join(gone)} (this script's docstring says how to build them)" if gone else None
 
 
 def magpie_iterations(lang: str, cgp: str, seconds: float, plays: int) -> tuple[int, float]:

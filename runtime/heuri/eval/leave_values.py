@@ -158,5 +158,5 @@ class LeaveValues:
     def of(self, leaves: np.ndarray) -> np.ndarray:
         """e of each row of ``leaves`` ((m, K) counts), (m,) float64 points; a leave of R
         tiles (the rack kept whole: a pass) gets 0."""
-        idx = _leave_ranks(np.ascontiguousarray(leaves, np.int64), _RANK_BINOM, self.offset)
+        idx = _leave_ranks(np.ascontiguousarray(leaves), _RANK_BINOM, self.offset)  # the movegen's uint8 as is
         return np.where(idx >= 0, self.e[np.maximum(idx, 0)], 0.0)

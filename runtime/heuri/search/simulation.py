@@ -187,10 +187,10 @@ class Simulator:
         """``s₀ − s₁ + v₂`` for one candidate, the opponent's rack and the bag's order given."""
         return self._play_out(letters, blanks, rack, cand, opp_rack, order, rules)[0]
 
-    def _play_out(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules) -> tuple[float, int, bool]:
-        """``(s₀ − s₁ + v₂, tiles left in the bag, the game is over)`` for one rollout."""
-        if self.table:
-            return self._play_out_table(letters, blanks, rack, cand, opp_rack, order, rules)
+    def _first_ply(self, letters, blanks, rack, cand: Candidate, opp_rack, order):
+        """The candidate played and our draw from ``order``: ``(s₀, letters, blanks, our rack,
+        the bag left (a list, in draw order), out)``, ``out`` the rollout's result when we went
+        out (the game ends, their rack counts double), else None."""
         spec = self.spec
         nk, blank = spec.n_kinds, spec.n_letters
         rec = cand.record
@@ -204,10 +204,22 @@ class Simulator:
         for t in bag[:k]:
             ours[t] += 1
         bag = bag[k:]
-        if int(ours.sum()) == 0 and not bag:  # we went out: the game ends, their rack counts double
+        out = None
+        if int(ours.sum()) == 0 and not bag:
             from ..core.game import rack_value
 
-            return s0 + 2.0 * rack_value(spec, opp_rack), 0, True
+            out = (s0 + 2.0 * rack_value(spec, opp_rack), 0, True)
+        return s0, L1, B1, ours, bag, out
+
+    def _play_out(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules) -> tuple[float, int, bool]:
+        """``(s₀ − s₁ + v₂, tiles left in the bag, the game is over)`` for one rollout."""
+        if self.table:
+            return self._play_out_table(letters, blanks, rack, cand, opp_rack, order, rules)
+        spec = self.spec
+        nk, blank = spec.n_kinds, spec.n_letters
+        s0, L1, B1, ours, bag, out = self._first_ply(letters, blanks, rack, cand, opp_rack, order)
+        if out is not None:
+            return out
         # the opponent's reply, valued from their side (they cannot see our rack)
         opp_unseen = np.bincount(np.asarray(bag, np.int64), minlength=nk).astype(np.int64) + ours
         r1 = self.reply.rank_arrays(L1, B1, opp_rack, opp_unseen, len(bag), rules=rules)
@@ -231,24 +243,13 @@ class Simulator:
         """:meth:`_play_out` with the fast policies: the opponent's top-scoring placement
         (none: they pass), and our best ``j + e(L)`` two plies on, e looked up in
         :attr:`leave_values` (0 for a leave that needs more tiles than the bag holds)."""
-        from ..core.game import rack_value
         from ..core.movegen import generate, generate_best, leaves as move_leaves
 
         spec = self.spec
         nk, blank, R = spec.n_kinds, spec.n_letters, spec.rack_size
-        rec = cand.record
-        s0 = float(rec["score"])
-        L1, B1 = _place(letters, blanks, rec)
-        ours = rack - _used(rec, nk, blank)
-        bag = list(order)
-        if int(rec["kind"]) == 1:
-            bag = bag + list(np.repeat(np.arange(nk), _used(rec, nk, blank)))
-        k = min(R - int(ours.sum()), len(bag))
-        for t in bag[:k]:
-            ours[t] += 1
-        bag = bag[k:]
-        if int(ours.sum()) == 0 and not bag:
-            return s0 + 2.0 * rack_value(spec, opp_rack), 0, True
+        s0, L1, B1, ours, bag, out = self._first_ply(letters, blanks, rack, cand, opp_rack, order)
+        if out is not None:
+            return out
         best = generate_best(self.pack, L1, B1, opp_rack, 1, rules=rules)
         s1 = 0.0
         L2, B2, theirs = L1, B1, opp_rack
