@@ -256,6 +256,9 @@ def test_think_longer_in_three_languages(server, browser, shots):  # noqa: F811
             assert " ± " in first.locator("td.v").inner_text()
             moves = pg.locator("#moves tbody tr td.mv").all_inner_texts()
             assert first.locator("td.mv").inner_text() in moves
+            first.click()  # a raced move is previewed on the board, as a ranked one is
+            pg.wait_for_selector("#preview:not([hidden])")
+            assert pg.inner_text("#preview-text").startswith(first.locator("td.mv").inner_text())
             pg.locator("#think-box").scroll_into_view_if_needed()
             _shot(pg, shots, f"serve-think-{lang}.png")
         assert pg.errors == []
