@@ -282,3 +282,24 @@ def test_an_iteration_budget_makes_the_move_a_function_of_the_position(en, midga
     for bad, why in (("iterations=0", "give from 1 to 100,000"), ("iterations=2.5", "give a whole number")):
         with pytest.raises(EngineError, match=why):
             check_engine(f"heuri-sim@{bad}")
+
+
+def test_an_included_move_races_to_the_end(en, midgame):
+    """``include``: the engine's 10th move joins its 4 best (5 candidates: 3 rounds) and the
+    2nd, already a candidate, is pinned there; each reaches the full 4 rollouts whatever its
+    mean, valued statically as the ranking values it. A move off the board is refused."""
+    sim = Simulator(en, candidates=4, seed=3)
+    r = sim.engine.rank(midgame)
+    res = sim.simulate(midgame, seconds=None, iterations=4, include=r.moves[9])
+    assert len(res.candidates) == 5 and res.rounds == 3
+    (mine,) = [c for c in res.candidates if c.pinned]
+    assert mine.n == 4 and mine.alive and mine.static == pytest.approx(r.v[9])
+    assert sum(c.alive for c in res.candidates) == 3  # 5 -> 3 -> 2 survivors, and the pinned one
+    res = sim.simulate(midgame, seconds=None, iterations=4, include=r.moves[1])
+    assert len(res.candidates) == 4
+    (mine,) = [c for c in res.candidates if c.pinned]
+    assert mine.n == 4 and mine.static == pytest.approx(r.v[1])
+    bad = r.moves[0].copy()
+    bad["row"] = (bad["row"] + 7) % 15
+    with pytest.raises(SimulationError, match="not a legal move"):
+        sim.simulate(midgame, seconds=None, iterations=4, include=bad)

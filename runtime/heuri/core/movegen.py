@@ -1764,6 +1764,28 @@ def generate_best(pack: "LanguagePack", letters, blanks, rack, n: int = 1, rules
     return buf[order].view(MOVE_DTYPE).reshape(k)
 
 
+def record_index(moves: np.ndarray, rec) -> int | None:
+    """The index of the move ``rec`` (a MOVE_DTYPE record, or an array of one) in ``moves``
+    (MOVE_DTYPE), compared on kind, squares, tiles, new and blank flags (not the score);
+    None when absent. An exchange is matched by the tiles returned; every pass is the pass.
+
+    >>> m = np.zeros(2, MOVE_DTYPE); m["kind"] = [EXCHANGE, PASS]
+    >>> record_index(m, m[1]), record_index(m[:1], m[1])
+    (1, None)
+    """
+    r = np.atleast_1d(rec)[0]
+    if len(moves) == 0:
+        return None
+    same = (moves["kind"] == r["kind"]) & (moves["length"] == r["length"])
+    if r["kind"] == PLACEMENT:
+        same &= (moves["row"] == r["row"]) & (moves["col"] == r["col"]) & (moves["across"] == r["across"])
+        same &= (moves["new"] == r["new"]).all(axis=1) & (moves["blank"] == r["blank"]).all(axis=1)
+    if r["kind"] != PASS:
+        same &= (moves["tiles"] == r["tiles"]).all(axis=1)
+    hit = np.flatnonzero(same)
+    return int(hit[0]) if len(hit) else None
+
+
 def leaves(rack, moves: np.ndarray) -> np.ndarray:
     """What stays on the rack after each move: (n, L+1) uint8, ``rack`` minus the tiles the
     move takes (placed tiles, a blank counted as the blank L; exchanged tiles; nothing for a

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import HeuriError
-from ..core.movegen import PLACEMENT
+from ..core.movegen import PLACEMENT, record_index
 
 
 class SimulationError(HeuriError):
@@ -46,7 +46,8 @@ class SimulationError(HeuriError):
 @dataclass
 class Candidate:
     """One candidate of the race: ``record`` (MOVE_DTYPE), ``static`` (the engine's value,
-    points), ``values`` (one per rollout, points), ``alive`` (still in the race)."""
+    points), ``values`` (one per rollout, points), ``alive`` (still in the race), ``pinned``
+    (asked for by the caller: never halved out, :meth:`Simulator.simulate`'s ``include``)."""
 
     record: np.void
     static: float
@@ -54,6 +55,7 @@ class Candidate:
     values: list = field(default_factory=list)
     alive: bool = True
     wins: list = field(default_factory=list)
+    pinned: bool = False
 
     @property
     def win(self) -> float:
@@ -274,7 +276,7 @@ class Simulator:
 
     # -- the race --------------------------------------------------------------------------
     def simulate(self, position, seconds: float | None = 1.0, iterations: int | None = None,
-                 should_stop=None, on_round=None, opponent_leave=None) -> SimResult:
+                 should_stop=None, on_round=None, opponent_leave=None, include=None) -> SimResult:
         """Race the engine's best candidates in ``position`` (a :class:`heuri.core.game.Position`,
         the player to move's rack known) for ``seconds`` (None: no clock) or until every
         candidate has ``iterations`` rollouts (None: no limit; one of the two is needed).
@@ -283,7 +285,11 @@ class Simulator:
         :class:`heuri.search.inference.LeaveInference` of what the opponent kept with their
         last move; each round then draws their leave from its posterior and the rest of their
         rack from the other unseen tiles (:meth:`opponent_racks`), instead of the whole rack
-        from the unseen tiles. Raises SimulationError."""
+        from the unseen tiles. ``include``: moves (MOVE_DTYPE records of this position, e.g.
+        the move a player made) that race beside the engine's best and are never halved out
+        (``pinned``), so that each is measured with the full budget; one already among the
+        candidates is pinned there, another is added with the engine's value of it. Raises
+        SimulationError (also for an ``include`` move that is not a legal move here)."""
         if seconds is None and iterations is None and should_stop is None:
             raise SimulationError("a simulation needs a time (seconds) or an iteration count")
         if seconds is not None and not seconds > 0:
@@ -302,6 +308,9 @@ class Simulator:
             raise SimulationError("no legal move to simulate")
         n = min(self.n_candidates, len(ranking))
         cands = [Candidate(ranking.moves[i], float(ranking.v[i]), ranking.leaves[i]) for i in range(n)]
+        if include is not None:
+            self._pin(cands, ranking, np.atleast_1d(include))
+        n = len(cands)
         rounds = max(1, math.ceil(math.log2(n))) if n > 1 else 1
         rollouts, done_rounds, stopped_by = 0, 0, "done"
         rack_size = min(spec.rack_size, int(unseen.sum()))
@@ -371,12 +380,27 @@ class Simulator:
                 key = self._ranker(alive)
                 ranked = sorted(alive, key=lambda c: -key(c))
                 for c in ranked[max(1, math.ceil(len(ranked) / 2)):]:
-                    c.alive = False
+                    c.alive = c.pinned
             if on_round is not None:
                 on_round(self._result(cands, rollouts, start, done_rounds, stopped_by, self._ranker(cands)))
             if stopped_by in ("stop", "time"):
                 break
         return self._result(cands, rollouts, start, done_rounds, stopped_by, self._ranker(cands))
+
+    @staticmethod
+    def _pin(cands: list, ranking, include: np.ndarray) -> None:
+        """Pin the moves of ``include`` in ``cands`` (in place): a move the first candidates
+        hold is pinned there, another legal move is added with the ranking's value of it
+        (the ranking holds every legal move). Raises SimulationError for a move the ranking
+        does not hold (off the board's rules or the rack)."""
+        for rec in include:
+            k = record_index(ranking.moves, rec)
+            if k is None:
+                raise SimulationError("a move to include is not a legal move of this position")
+            if k < len(cands):
+                cands[k].pinned = True
+            else:
+                cands.append(Candidate(ranking.moves[k], float(ranking.v[k]), ranking.leaves[k], pinned=True))
 
     @staticmethod
     def _play_draw(worker, alive, drawn, letters, blanks, rack, rules, should_stop, partial: bool = False) -> list:

@@ -1068,7 +1068,8 @@ class Service:
         page's hint for that turn. ``equity_lost`` = v(best) − v(yours) ≥ 0 and
         ``points_lost`` = j(best) − j(yours) (negative when yours scored more), in points."""
         from ...core.move import Placement
-        from ..analyze import find_move, move_record
+        from ...core.movegen import record_index
+        from ..analyze import move_record
 
         spec = g.pack.spec
         if isinstance(move, Placement):
@@ -1076,7 +1077,7 @@ class Service:
         with self._evaluator(g.pack, g.engine) as ev:
             rk = ev.rank(pos)
             rec = move_record(move, spec, score=score)
-            k = find_move(rk.moves, rec)
+            k = record_index(rk.moves, rec)
             if k is not None and (k == 0 or rk.revalued[k]):
                 mine = rk.v[k]
             else:  # valued alone, with the board after it, as the engine values a candidate
