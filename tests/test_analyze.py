@@ -460,3 +460,57 @@ def test_a_pass_is_said_in_the_pages_language(real):
         row = re.search(r'<tr class="turnrow[^"]*"[^>]*data-turn="16".*?</tr>', table, re.S).group(0)
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
         assert cells[3].startswith(word) and cells[7] == "2A CArCOME", cells
+
+
+def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
+    """``--iterations 4 --candidates 3``: every turn with tiles in the bag and a whole rack is
+    simulated, the move played racing to the end (4 rollouts) beside the engine's best 3;
+    ``sim_lost`` is the best mean minus the played move's, 0 when the simulation picks the
+    move played; the bag-empty turns are left to the endgame. The draws are seeded by each
+    position, so two worker processes give the rows an in-process analysis gives."""
+    from heuri.apps.analyze import Think, analyze_game
+
+    cases = CASES
+    out = tmp_path / "think"
+    args = ["analyze", str(cases / "es" / "001.gcg"), str(cases / "fr" / "001.gcg"), "--out", str(out),
+            "--iterations", "4", "--candidates", "3", "--jobs", "2", "--quiet"]
+    assert main(args) == 0
+    assert "turns simmed" in capsys.readouterr().out
+    df = pl.read_parquet(out / "turns.parquet")
+    mine = analyze_game(cases / "es" / "001.gcg", think=Think(iterations=4, candidates=3))
+    sim_cols = [c for c in ROW_SCHEMA if c.startswith("sim_")]
+    es = df.filter(pl.col("game") == "es-001").select(sim_cols).to_dicts()
+    assert es == [{c: r[c] for c in sim_cols} for r in mine.rows]
+    for r in df.to_dicts():
+        raced = r["bag"] > 0 and r["rack_known"] and not r["rack_partial"] and not r["off_list"]
+        assert (r["sim_mean"] is not None) == raced, r["turn"]
+        if raced:
+            assert r["sim_rollouts"] == 4
+            assert r["sim_lost"] == pytest.approx(max(0.0, r["sim_best_mean"] - r["sim_mean"]), abs=1e-3)
+            if r["sim_best"] == r["move"]:
+                assert r["sim_lost"] == 0
+    assert df["sim_mean"].is_not_null().sum() >= 30
+    marker = json.loads((out / ".heuri-output.json").read_text(encoding="utf-8").splitlines()[0])
+    assert marker["params"]["think"] == {"seconds": None, "iterations": 4, "candidates": 3, "rollout": "full"}
+    g = json.loads((out / "games" / "es-001.json").read_text(encoding="utf-8"))
+    for nick, p in g["per_player"].items():
+        rows = [r for r in df.filter(pl.col("game") == "es-001").to_dicts()
+                if r["player"] == nick and r["sim_lost"] is not None]
+        assert p["simulated"] == len(rows) and p["sim_lost"] == pytest.approx(sum(r["sim_lost"] for r in rows))
+    page = (out / "games" / "es-001.html").read_text(encoding="utf-8")
+    assert page.count('<tr class="sim">') == df.filter(pl.col("game") == "es-001")["sim_mean"].is_not_null().sum()
+    assert "cedido en la simulación" in page and "Turnos simulados" in page  # a Spanish game, a Spanish page
+    assert "cédé dans la simulation" in (out / "games" / "fr-001.html").read_text(encoding="utf-8")
+    # another budget is another analysis: refused without --force, the folder untouched
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert main(args[:-5] + ["--iterations", "8", "--quiet"]) == 2
+    assert "give --force" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    # a simulation's shape without its budget, and a bad budget, are refused before any work
+    assert main(["analyze", str(cases / "es" / "001.gcg"), "--out", str(tmp_path / "x"), "--candidates", "3"]) == 2
+    assert "give --think SECONDS or --iterations N" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+    for bad in (dict(seconds=1, iterations=2), dict(iterations=0), dict(candidates=1), dict(rollout="slow")):
+        with pytest.raises(AnalysisError, match="think"):
+            Think(**bad)
+

@@ -85,6 +85,16 @@ Columns of a row (``ROW_SCHEMA``, one a turn: every play, exchange and pass line
 - ``word``, ``best_word``, ``best_bingo_word`` str: ``move``, ``best`` and ``best_bingo``
   as people read them (:func:`heuri.formats.render.move_text`, standard coordinates:
   ``8G CA(RR)OÑE``; '' where the GCG column is empty or null).
+- with a simulation (:class:`Think`, ``heuri analyze --think``; null otherwise, and on a
+  turn not simulated: the bag empty, the rack unknown or partial, a move not in the
+  lexicon): ``sim_best`` str, ``sim_best_word`` str: the move the simulation ranks first
+  among the engine's best candidates and the move played (which races to the end, never
+  halved out); ``sim_best_mean`` float: its mean over the rollouts (points: its score, the
+  opponent's reply subtracted, our next move's score and leave value added:
+  :mod:`heuri.search.simulation`); ``sim_mean`` / ``sim_stderr`` float and
+  ``sim_rollouts`` int: the played move's mean, its standard error and its rollouts;
+  ``sim_lost`` float: ``sim_best_mean − sim_mean`` (≥ 0; 0 when the played move is the
+  simulation's choice).
 """
 from __future__ import annotations
 
@@ -114,6 +124,8 @@ ROW_SCHEMA: dict[str, str] = {
     "bingos": "int", "best_bingo": "str", "best_bingo_j": "int", "bingo_played": "bool",
     "missed_bingo": "bool", "endgame": "bool", "endgame_exact": "bool", "cgp": "str", "note": "str",
     "word": "str", "best_word": "str", "best_bingo_word": "str",
+    "sim_best": "str", "sim_best_word": "str", "sim_best_mean": "float", "sim_mean": "float", "sim_stderr": "float",
+    "sim_rollouts": "int", "sim_lost": "float",
 }
 
 UNKNOWN_RACK = "rack unknown: analysed on the tiles played"
@@ -129,6 +141,51 @@ COSTLY = 10.0
 
 class AnalysisError(HeuriError):
     """A record that cannot be analysed: no language, an unknown engine, no built pack."""
+
+
+#: the rollouts an analysis with :class:`Think` gives each turn when neither a time nor a
+#: count is named
+THINK_ITERATIONS = 64
+
+
+@dataclass(frozen=True)
+class Think:
+    """"Think longer" in an analysis: each turn the static engine ranks is also simulated
+    (:class:`heuri.search.simulation.Simulator`), the move played racing beside the engine's
+    best ``candidates`` (2 to 20) and never halved out. Budget: ``seconds`` a turn (more than
+    0), or ``iterations`` rollouts for the candidates that reach the end (the same race on
+    any machine and with any ``--jobs``: each turn's draws are seeded by its position);
+    neither: :data:`THINK_ITERATIONS`. ``rollout``: ``full`` (default) or ``fast``
+    (:class:`heuri.search.simulation.Simulator`'s ``table``). Raises AnalysisError for a bad
+    value."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+    candidates: int = 8
+    rollout: str = "full"
+
+    def __post_init__(self):
+        if self.seconds is not None and self.iterations is not None:
+            raise AnalysisError("think: give a time or an iteration count, not both")
+        if self.seconds is not None and not 0 < self.seconds <= 3600:
+            raise AnalysisError(f"think: {self.seconds!r} seconds; give more than 0 and at most 3600")
+        if self.iterations is not None and not 1 <= self.iterations <= 100_000:
+            raise AnalysisError(f"think: {self.iterations!r} iterations; give 1 to 100000")
+        if not 2 <= self.candidates <= 20:
+            raise AnalysisError(f"think: {self.candidates!r} candidates; give 2 to 20")
+        if self.rollout not in ("full", "fast"):
+            raise AnalysisError(f"think: rollout {self.rollout!r}; give full or fast")
+
+    def budget(self) -> tuple[float | None, int | None]:
+        """``(seconds, iterations)`` for :meth:`heuri.search.simulation.Simulator.simulate`."""
+        if self.seconds is None and self.iterations is None:
+            return None, THINK_ITERATIONS
+        return self.seconds, self.iterations
+
+    def params(self) -> dict:
+        """What an output folder records of it (another budget is another analysis)."""
+        sec, it = self.budget()
+        return {"seconds": sec, "iterations": it, "candidates": self.candidates, "rollout": self.rollout}
 
 
 @dataclass
@@ -158,7 +215,8 @@ class GameAnalysis:
     included), ``complete`` (the record reaches the end of the game), ``warnings``
     (``(line, message)`` from the replay: words outside the word list, a record naming
     another lexicon), ``lexicon`` (the word list that answered) and ``record_lexicon``
-    (the record's ``#lexicon``, '' when none)."""
+    (the record's ``#lexicon``, '' when none), ``think`` (the :class:`Think` that simulated
+    its turns, None when none did)."""
 
     id: str
     path: str
@@ -172,6 +230,7 @@ class GameAnalysis:
     final: list = field(default_factory=list)
     complete: bool = False
     warnings: list = field(default_factory=list)
+    think: "Think | None" = None
 
     def frame(self):
         """The rows as a ``polars.DataFrame`` with the dtypes of :data:`ROW_SCHEMA`."""
@@ -209,13 +268,16 @@ def player_stats(rows: list[dict]) -> dict:
     In points: ``costly_moves`` (the turns, ``costly_turns``) that gave up more than
     :data:`COSTLY` points of equity against the engine's choice; ``points_played`` and
     ``points_best``: the points the moves played scored on those turns and the points the
-    engine's choices would have scored on the same positions (endgame turns left out)."""
+    engine's choices would have scored on the same positions (endgame turns left out).
+    With a simulation (:class:`Think`): ``simulated`` (the turns it raced) and ``sim_lost``
+    (the sum of their ``sim_lost``, points; None when none was simulated)."""
     known = [r for r in rows if r["analysed"] and r["rack_known"] and not r.get("rack_partial")
              and r["equity_lost"] is not None]
     lost = float(sum(r["equity_lost"] for r in known))
     missed = [r for r in known if r["missed_bingo"]]
     costly = [r for r in known if r["equity_lost"] > COSTLY]
     scored = [r for r in known if not r.get("endgame")]
+    simmed = [r for r in rows if r.get("sim_lost") is not None]
     return {"turns": len(rows), "analysed": len(known), "equity_lost": round(lost, 4),
             "costly_moves": len(costly), "costly_turns": [r["turn"] for r in costly],
             "points_played": int(sum(r["j"] for r in scored)),
@@ -226,7 +288,9 @@ def player_stats(rows: list[dict]) -> dict:
             "missed_bingos": len(missed),
             "missed_bingo_mean": round(float(np.mean([r["best_bingo_j"] for r in missed])), 2) if missed else None,
             "bingos_played": sum(bool(r["bingo_played"]) for r in rows),
-            "off_list": sum(bool(r.get("off_list")) for r in rows)}
+            "off_list": sum(bool(r.get("off_list")) for r in rows),
+            "simulated": len(simmed),
+            "sim_lost": round(float(sum(r["sim_lost"] for r in simmed)), 4) if simmed else None}
 
 
 def rows_frame(rows: list[dict]):
@@ -268,22 +332,6 @@ def move_record(move, spec, score: int = 0) -> np.ndarray:
     return rec
 
 
-def find_move(moves: np.ndarray, rec: np.ndarray) -> int | None:
-    """Index of the record ``rec`` (shape (1,)) in ``moves`` (MOVE_DTYPE), compared on kind,
-    squares, tiles, new and blank flags; None when absent."""
-    r = rec[0]
-    if len(moves) == 0:
-        return None
-    same = (moves["kind"] == r["kind"]) & (moves["length"] == r["length"])
-    if r["kind"] == 0:
-        same &= (moves["row"] == r["row"]) & (moves["col"] == r["col"]) & (moves["across"] == r["across"])
-        same &= (moves["new"] == r["new"]).all(axis=1) & (moves["blank"] == r["blank"]).all(axis=1)
-    if r["kind"] != 2:
-        same &= (moves["tiles"] == r["tiles"]).all(axis=1)
-    hit = np.flatnonzero(same)
-    return int(hit[0]) if len(hit) else None
-
-
 def _leave_text(spec, lv) -> str:
     return spec.format_tiles(np.repeat(np.arange(len(lv)), np.asarray(lv, np.int64)), blank="?")
 
@@ -314,10 +362,11 @@ class Analyzer:
     :data:`heuri.DEFAULT_ENGINE`, ``heuri4``, ``heuri3``, ``heuri2``, ``heuri1``, ``greedy``, or a ``-noend``
     variant: no endgame search); ``packs``: ``{lang:
     LanguagePack}`` already loaded, used instead of loading them again for records that
-    name no lexicon of their own (a server shares its packs). Raises AnalysisError for an
-    unknown engine or an SIU engine (it cannot rank)."""
+    name no lexicon of their own (a server shares its packs); ``think``: a :class:`Think`
+    (each ranked turn also simulated; the rows' ``sim_*`` columns), None: none. Raises
+    AnalysisError for an unknown engine or an SIU engine (it cannot rank)."""
 
-    def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None):
+    def __init__(self, engine: str = DEFAULT_ENGINE, packs: dict | None = None, think: Think | None = None):
         from ..play.players import ENGINES
 
         if engine not in ENGINES:
@@ -327,6 +376,8 @@ class Analyzer:
         self._by_pack: dict = {}
         self._chosen: dict = {}
         self._packs = dict(packs or {})
+        self.think = think
+        self._sims: dict = {}
 
     def tools(self, lang: str, lexicon: str | None = None, pack=None):
         """(pack, evaluator, endgame search or None) for a record of language ``lang``
@@ -374,10 +425,23 @@ class Analyzer:
                                 f"#tile-distribution that names it); give --lang {'|'.join(built) or 'LANG'}")
         pack, ev, search = self.tools(code, game.lexicon, pack)
         return _analyze(game, pack, ev, search, self.engine, player,
-                        game_id or (Path(game.path).stem if game.path else "game"))
+                        game_id or (Path(game.path).stem if game.path else "game"), think=self._thinker(pack))
+
+    def _thinker(self, pack):
+        """``(Think, Simulator)`` for ``pack`` (one simulator a pack), or None without think."""
+        if self.think is None:
+            return None
+        root = str(pack.root)
+        if root not in self._sims:
+            from ..search.simulation import Simulator
+
+            self._sims[root] = Simulator(pack, engine=self.evaluator_name, candidates=self.think.candidates,
+                                         table=self.think.rollout == "fast")
+        return self.think, self._sims[root]
 
 
-def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, player: str | None = None) -> GameAnalysis:
+def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, player: str | None = None,
+                 think: Think | None = None) -> GameAnalysis:
     """Analyse one GCG record (path or parsed :class:`heuri.gcg.GcgGame`) with ``engine``.
 
     ``lang``: the language pack (default: from the record's ``#lexicon`` /
@@ -385,11 +449,12 @@ def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, 
     (the others keep their scores, ``analysed`` False). Returns a :class:`GameAnalysis`
     (rows: see the module docstring). Raises GcgError (file and line) for a malformed or
     impossible record, PackError for a missing pack (with the command that builds it),
-    AnalysisError when the language cannot be told or the player is not in the record."""
-    return Analyzer(engine).analyze(source, lang, player)
+    AnalysisError when the language cannot be told or the player is not in the record.
+    ``think``: a :class:`Think`: each ranked turn also simulated (the ``sim_*`` columns)."""
+    return Analyzer(engine, think=think).analyze(source, lang, player)
 
 
-def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str) -> GameAnalysis:
+def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str, think=None) -> GameAnalysis:
     from ..core.board import Board
     from ..formats.gcg import replay
 
@@ -407,7 +472,8 @@ def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: s
     other = named_lexicon_warning(game.lexicon, spec)
     out = GameAnalysis(game_id, str(game.path or ""), spec.code, engine, [tuple(p) for p in game.players],
                        complete=r.complete, warnings=([(0, other)] if other else []) + list(r.warnings),
-                       lexicon=spec.lexicon, record_lexicon=game.lexicon or "")
+                       lexicon=spec.lexicon, record_lexicon=game.lexicon or "",
+                       think=think[0] if think is not None else None)
     off = {line: words for line, _, words in r.off_list}
     board = Board.empty(spec)
     scoreless = 0
@@ -419,7 +485,7 @@ def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: s
             withdrawn = i + 1 < len(r.steps) and r.steps[i + 1].event.kind == "withdrawn"
             row, view = _turn(e, board, totals, scoreless, pack, ev, search, engine,
                               analyse=only is None or e.player == only, withdrawn=withdrawn,
-                              off_words=off.get(e.line, []))
+                              off_words=off.get(e.line, []), think=think)
             row.update(game=game_id, path=out.path, lang=spec.code, lexicon=spec.lexicon, engine=engine,
                        turn=len(out.rows) + 1)
             view.board = st.board
@@ -448,12 +514,13 @@ def _note(row: dict, text: str) -> None:
 
 
 def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, withdrawn: bool = False,
-          off_words=()):
+          off_words=(), think=None):
     """The row and view of one play / exchange / pass event on ``board`` (before it).
     ``withdrawn``: the next line takes the play back (``--``): the turn is valued as the
     pass it amounts to. ``off_words``: the words of the play the pack does not hold (the
     turn is then "not in <lexicon>": no rank, no equity lost)."""
     from ..core.move import Exchange, Move, Pass, Placement
+    from ..core.movegen import record_index
     from ..eval.explain import explain_ranking, move_terms
     from ..formats.render import move_text
     from ..eval.probability import augmented_bag
@@ -503,7 +570,7 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     letters, blanks = board.letters, board.blanks
     rk = ev.rank_arrays(letters, blanks, rack, U, bag)
     rec = move_record(played, spec, score=board.score(played))
-    k = find_move(rk.moves, rec)
+    k = record_index(rk.moves, rec)
     row["candidates"] = len(rk)
     row["rank"] = None if k is None or row["off_list"] else k + 1
     if k is None and not row["off_list"]:
@@ -536,16 +603,45 @@ def _turn(e, board, totals, scoreless, pack, ev, search, engine, analyse: bool, 
     view.best = best
     if search is not None and bag == 0 and e.rack and len(rk):
         _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search)
+    if think is not None and bag > 0 and e.rack and not row["rack_partial"] and not row["off_list"] and len(rk):
+        _simulate(row, played, board, spec, think)
     if row["v"] is not None and row["best_v"] is not None and not row["off_list"]:
         row["equity_lost"] = 0.0 if k == 0 and not row["endgame"] else max(0.0, row["best_v"] - row["v"])
         row["equity_lost"] = round(row["equity_lost"], 6)
     return row, view
 
 
+def _simulate(row, played, board, spec, think) -> None:
+    """Fill the row's ``sim_*`` columns (module docstring): the position before the turn
+    (its CGP) simulated with the move played pinned in the race, the draws seeded by the
+    position (:func:`heuri.play.players.position_seed`)."""
+    from ..core.game import Position
+    from ..core.move import Move
+    from ..formats.render import move_text
+    from ..play.players import position_seed
+
+    budget, sim = think
+    pos = Position.from_cgp(row["cgp"], spec)
+    sim.rng = np.random.default_rng(position_seed(pos))
+    seconds, iterations = budget.budget()
+    res = sim.simulate(pos, seconds=seconds, iterations=iterations,
+                       include=move_record(played, spec, score=board.score(played)))
+    mine = next(c for c in res.candidates if c.pinned)
+    top = res.candidates[0]
+    if not (mine.values and top.values):  # one candidate: nothing raced
+        return
+    best = Move.from_record(top.record, spec)
+    row.update(sim_best=best.gcg(spec), sim_best_word=move_text(best, spec, board),
+               sim_best_mean=round(top.mean, 4), sim_mean=round(mine.mean, 4),
+               sim_stderr=round(mine.stderr, 4) if mine.n > 1 else None, sim_rollouts=mine.n,
+               sim_lost=0.0 if top is mine else round(max(0.0, top.mean - mine.mean), 4))
+
+
 def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec, search) -> None:
     """Value the turn by the endgame search (see the module docstring), in place."""
     from ..core.game import Position
     from ..core.move import Placement
+    from ..core.movegen import record_index
     from ..formats.render import move_text
 
     opp = max(t for i, t in enumerate(totals) if i != seat)
@@ -565,7 +661,7 @@ def _endgame(row, view, played, k, board, rack, U, totals, seat, scoreless, spec
                best_v=float(res.value), best_leave=_leave_text(spec, rack - best.rack_counts(spec)),
                best_fish=False)
     view.best = best
-    if find_move(brec, prec) == 0:
+    if record_index(brec, prec) == 0:
         row["v"] = float(res.value)
     else:
         j = int(prec["score"][0])

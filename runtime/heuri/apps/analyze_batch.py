@@ -110,14 +110,14 @@ def _adopt(root: Path, names: list[str]):
 _WORKER: dict = {}
 
 
-def _init(engine: str, pool: bool = False) -> None:
+def _init(engine: str, pool: bool = False, think=None) -> None:
     from .analyze import Analyzer
 
     if pool:
         from ..core.outdir import worker_setup
 
         worker_setup()
-    _WORKER["analyzer"] = Analyzer(engine)
+    _WORKER["analyzer"] = Analyzer(engine, think=think)
 
 
 def _one(path: str, gid: str, lang, player, coords: str = "standard", ui_lang=None):
@@ -148,13 +148,14 @@ def _finished(folder, gid: str):
 
 def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, player: str | None = None,
               jobs: int = 1, force: bool = False, progress: bool = True, coords: str = "standard",
-              ui_lang: str | None = None) -> BatchResult:
+              ui_lang: str | None = None, think=None) -> BatchResult:
     """Analyse every record of ``inputs`` (see :func:`find_records`) with ``engine`` and
     write the outputs under ``out`` (module docstring). ``jobs``: worker processes;
     ``progress``: a tqdm bar on stderr; ``coords``: how the pages write moves
     (:data:`heuri.move.COORDS`; the table keeps standard coordinates); ``ui_lang``: the
     pages' language (en, es, fr; default: each game's language, the index's the games'
-    when they share one).
+    when they share one); ``think``: a :class:`heuri.apps.analyze.Think` (each turn also
+    simulated: the table's ``sim_*`` columns and the pages' simulation lines).
 
     The folder is a :class:`heuri.outdir.OutputFolder`: the same command again (same
     records, engine, ``lang`` and ``player``) resumes, keeping the games already analysed;
@@ -183,6 +184,8 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
         params["coords"] = coords
     if ui_lang:  # pages in another language are another analysis's (absent: as before)
         params["ui_lang"] = ui_lang
+    if think is not None:  # a simulated analysis, and its budget, is another analysis
+        params["think"] = think.params()
     made = not os.path.lexists(out)  # a folder this run makes goes again when nothing came of it
     try:
         folder = OutputFolder.open(out, COMMAND, force=force, params=params, adopt=_adopt, what="the analysis")
@@ -228,7 +231,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
             try:
                 if jobs == 1 or len(todo) <= 1:
                     if todo:
-                        _init(engine)
+                        _init(engine, think=think)
                     for i in todo:
                         save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang))
                 else:
@@ -238,7 +241,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
                     before = pool_children()
                     ex = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                                             initargs=(engine, True))
+                                             initargs=(engine, True, think))
                     try:
                         futs = {ex.submit(_one, str(paths[i]), ids[i], lang, player, coords, ui_lang): i for i in todo}
                         for f in as_completed(futs):

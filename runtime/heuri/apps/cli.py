@@ -992,10 +992,18 @@ def cmd_analyze(args) -> int:
         from .analyze import load_pack_or_hint
 
         load_pack_or_hint(args.lang)
+    think = None
+    if args.think is not None or args.iterations is not None:
+        from .analyze import Think
+
+        think = Think(seconds=args.think, iterations=args.iterations, candidates=args.candidates or 8,
+                      rollout=args.rollout or "full")
+    elif args.candidates is not None or args.rollout is not None:
+        raise HeuriError("--candidates and --rollout shape a simulation: give --think SECONDS or --iterations N too")
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
                     jobs=args.jobs, force=args.force, progress=not args.quiet, coords=args.coords,
-                    ui_lang=args.ui_lang)
-    con = Console() if sys.stdout.isatty() else Console(width=120)
+                    ui_lang=args.ui_lang, think=think)
+    con = Console() if sys.stdout.isatty() else Console(width=140 if think else 120)
     from .analyze_batch import lexicons_of
     from .report import batch_tables
 
@@ -1009,21 +1017,26 @@ def cmd_analyze(args) -> int:
     from .analyze import COSTLY
 
     for col in ("player", "games", "moves", "points", "engine's points", f"costing >{COSTLY:g}/game",
-                "given up/move", "given up/game", "missed bingos/game", "agreement"):
+                "given up/move", "given up/game", "missed bingos/game", "agreement") + (("turns simmed", "sim given up/move")
+                                                                                      if think else ()):
         t.add_column(col, justify="left" if col == "player" else "right")
     for p in batch_tables(res.summaries, res.rows)["players"]:
         f = (lambda x, d=2: "" if x is None else f"{x:.{d}f}")
         t.add_row(p["nick"], str(p["games"]), str(p["analysed"]), str(p["points_played"]), str(p["points_best"]),
                   f(p["costly_moves_per_game"]), f(p["equity_lost_per_turn"]),
                   f(p["equity_lost_per_game"], 1), f(p["missed_bingos_per_game"]),
-                  "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %")
+                  "" if p["agreement"] is None else f"{100 * p['agreement']:.1f} %",
+                  *((str(p["simulated"]), f(p["sim_lost_per_turn"])) if think else ()))
     if res.summaries:
         con.print(t)
         con.print(escape(f"points: what the analysed moves scored; engine's points: what the engine's choices would "
                          f"have scored in the same positions; costing >{COSTLY:g}: moves that gave up more than "
                          f"{COSTLY:g} points of equity against the engine's choice; given up: the equity of the "
                          f"engine's choice minus that of the move played, in points, a move and added up over a "
-                         f"game (not points lost on the scoreboard)."), highlight=False)
+                         f"game (not points lost on the scoreboard)."
+                         + (" turns simmed: the turns raced by two-ply rollouts (the move played beside the engine's "
+                            "best); sim given up: the best simulated mean minus that of the move played, in points."
+                            if think else "")), highlight=False)
     kept = f" ({res.resumed} kept from an earlier run of the same analysis)" if res.resumed else ""
     if res.discarded:
         con.print(f"no game was analysed, so nothing is kept in {res.out}: mend the records below (or give "
@@ -1442,6 +1455,17 @@ def build_parser() -> argparse.ArgumentParser:
     _coords_option(p)
     p.add_argument("--ui-lang", choices=INTERFACE_LANGUAGES, help="the pages' language (en, es, fr); default: each "
                    "game's language (English for others)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--think", type=think_seconds, metavar="SECONDS",
+                        help="think longer: also simulate each turn for that long (5s, 0.5), the move played racing "
+                             "beside the engine's best --candidates (docs/simulation.md)")
+    budget.add_argument("--iterations", type=int_arg(1, 100_000), metavar="N",
+                        help="think longer with N rollouts for the moves that race to the end instead of a time: "
+                             "the same figures on any machine and with any --jobs")
+    p.add_argument("--candidates", type=int_arg(2, 20), default=None,
+                   help="--think/--iterations: the engine's best moves that race beside the move played (default 8)")
+    p.add_argument("--rollout", choices=("full", "fast"), default=None,
+                   help="--think/--iterations: full (default) or fast rollouts (heuri best --help)")
     p.set_defaults(func=cmd_analyze)
     add_duplicate_parser(sub)
     add_serve_parser(sub)

@@ -150,7 +150,7 @@ def _said(word: str, _) -> str:
 
 
 def _words(r: dict, coords: str, _=None) -> dict:
-    """``{word, best_word, bingo_word}``: a row's moves as people read them, in ``coords``
+    """``{word, best_word, bingo_word, sim_best_word}``: a row's moves as people read them, in ``coords``
     (a row written before those columns existed shows its GCG text); ``_``: the page's
     translator (a pass in its language)."""
     from ..formats.render import recoord
@@ -158,7 +158,8 @@ def _words(r: dict, coords: str, _=None) -> dict:
     _ = _ or (lambda x: x)
     return {"word": _said(recoord(r.get("word") or r.get("move") or "", coords), _),
             "best_word": _said(recoord(r.get("best_word") or r.get("best") or "", coords), _),
-            "bingo_word": _said(recoord(r.get("best_bingo_word") or r.get("best_bingo") or "", coords), _)}
+            "bingo_word": _said(recoord(r.get("best_bingo_word") or r.get("best_bingo") or "", coords), _),
+            "sim_best_word": _said(recoord(r.get("sim_best_word") or r.get("sim_best") or "", coords), _)}
 
 
 def _gcg_word(text: str, board, coords: str) -> str:
@@ -215,7 +216,9 @@ def game_html(g: "GameAnalysis", index_href: str | None = None, coords: str = "s
     return _env(ui_lang).get_template("game.html").render(g=g, s=summary, turns=turns, plots=game_plots(g, ui_lang),
                                                           index_href=index_href,
                                                           formula=equity_formula(g.engine, ui_lang),
-                                                          terms=used_terms(g), costly=COSTLY)
+                                                          terms=used_terms(g), costly=COSTLY,
+                                                          simulated=g.think if any(
+                                                              r.get("sim_lost") is not None for r in g.rows) else None)
 
 
 def used_terms(g: "GameAnalysis") -> list[str]:
@@ -261,7 +264,8 @@ def equity_formula(engine: str, ui_lang: str | None = None) -> str:
 def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
     """The figures of the batch page: ``players`` (one dict a player nick: games, turns
     analysed, equity lost a turn and a game, missed bingos a game and their mean value,
-    agreement, moves that gave up more than :data:`COSTLY` points a game, ``worst``: the five
+    agreement, moves that gave up more than :data:`COSTLY` points a game, the simulation's
+    points given up a simulated turn (``sim_lost_per_turn``, None without one), ``worst``: the five
     analysed turns with the largest equity lost) and
     ``games`` (the per-game summaries)."""
     from .analyze import player_stats
@@ -282,6 +286,7 @@ def batch_tables(summaries: list[dict], rows: list[dict]) -> dict:
                         "equity_lost_per_game": round(st["equity_lost"] / n, 2) if n else None,
                         "missed_bingos_per_game": round(st["missed_bingos"] / n, 2) if n else None,
                         "costly_moves_per_game": round(st["costly_moves"] / n, 2) if n else None,
+                        "sim_lost_per_turn": round(st["sim_lost"] / st["simulated"], 2) if st["simulated"] else None,
                         "worst": [{k: r.get(k) for k in ("game", "turn", "move", "rack", "best", "equity_lost",
                                                          "word", "best_word")}
                                   for r in worst]})
@@ -307,4 +312,5 @@ def index_html(summaries: list[dict], rows: list[dict], failed: list | None = No
     return _env(ui_lang).get_template("index.html").render(players=t["players"], games=t["games"], failed=failed or [],
                                                            engine=engine, formula=equity_formula(engine, ui_lang),
                                                            costly=COSTLY, lexicons=lexicons, off=sum(off),
-                                                           off_games=sum(k > 0 for k in off))
+                                                           off_games=sum(k > 0 for k in off),
+                                                           simulated=any(p["simulated"] for p in t["players"]))
