@@ -27,14 +27,10 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..core.errors import MoveError
 from .duplicate import TWICE, DuplicateError, MasterGame, PlayerResult, check_notation, move_to_gcg
 from .duplicate.verdicts import written_out
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..core.spec import LanguageSpec
 
 REQUIRED = ("player", "turn", "move")
 

@@ -242,17 +242,6 @@ def lexicon_warning(text: str, spec: "LanguageSpec") -> str | None:
     return named_lexicon_warning(cgp_lexicon(text), spec, "the position")
 
 
-def cgp_lexicon(text: str) -> str | None:
-    """The lexicon a CGP's ``lex`` operation names (``lex NWL23;`` → ``"NWL23"``), None
-    when it names none.
-
-    >>> cgp_lexicon("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0 lex NWL23;")
-    'NWL23'
-    """
-    m = re.search(r"\blex\s+([^;]+?)\s*(?:;|$)", text)
-    return m.group(1) if m else None
-
-
 def other_lexicon(lexicon: str | None, spec: "LanguageSpec") -> str | None:
     """``lexicon`` (stripped) when it names a word list other than the pack's
     (``spec.lexicon``), None when it names the pack's own or is empty: the test behind

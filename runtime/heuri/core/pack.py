@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pyarrow as pa
 
 from .errors import PackError, SpecError
-from .spec import LEXICONS, REPO_ROOT, LanguageSpec, build_root, load_spec
+from .spec import LEXICONS, LanguageSpec, build_root, load_spec
 
 #: The layout of the built artifacts, written into each manifest by the pipeline (which
 #: reads it from here): bump it when an artifact's layout changes, and packs built by

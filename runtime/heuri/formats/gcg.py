@@ -56,7 +56,7 @@ from ..core.board import Board
 from ..core.cgp import guess_language_from_names
 from ..core.errors import GcgError, MoveError
 from ..core.game import rack_value, tile_ids
-from ..core.move import Exchange, Move, Pass, Placement, format_rack, parse_rack
+from ..core.move import Exchange, Move, Placement, format_rack, parse_rack
 from ..core.tiletext import is_tile_text
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from math import comb, lgamma
+from math import lgamma
 
 import numpy as np
 

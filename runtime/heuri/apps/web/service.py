@@ -783,7 +783,7 @@ class Service:
         leave, warning, warning_params}`` (``lanes``: where a bingo can land after it, the opponent's next turn; ``cgp_after``:
         the board after it, the same player to move with the leave: the page's "apply"); an illegal
         move raises MoveError saying why (a phony names the word)."""
-        from ...core.move import Move, Placement
+        from ...core.move import Placement
         from ...formats.render import board_svg
 
         from ...formats.render import parse_move_text
@@ -1108,7 +1108,7 @@ class Service:
         with g.lock:
             g.touched = self.clock()
             last = next(((pos, mv) for pos, mv, _ in reversed(g.game.history) if pos.to_move != g.you), None)
-            pack, engine = g.pack, g.engine
+            pack = g.pack
         if last is None:
             raise ApiError("heuri has not moved yet in this game: ask after its first move", 409, "no-move")
         pos, mv = last

@@ -21,6 +21,7 @@ Decisions of the backend where the draft leaves room:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ...core.bounds import excerpt
 from ...core.errors import HeuriError

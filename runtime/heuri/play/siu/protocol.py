@@ -66,7 +66,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, TextIO
+from typing import Callable, TextIO
 
 from ...core.version import __version__
 from ...core.bounds import excerpt
