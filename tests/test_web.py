@@ -226,6 +226,25 @@ def test_game_view_reads_an_analysis(client, records):
     rows_frame(g.rows[:-1]).write_parquet(other / "turns.parquet")
     r = client.post("/api/game", json={"path": GAME.name, "analysis": "other/turns.parquet"})
     assert r.status_code == 404 and "has this record's moves" in r.json()["error"]
+    assert "sim_mean" not in d["turns"][0]  # no simulation in that analysis
+
+
+def test_game_view_reads_a_simulated_analysis(client, records):
+    """An analysis that thought longer (``--iterations 2 --candidates 2``): each simulated
+    turn brings its simulation's figures, the best move as people read it; the others none."""
+    from heuri.analyze import Think, analyze_game, rows_frame
+
+    g = analyze_game(GAME, think=Think(iterations=2, candidates=2))
+    (records / "sims").mkdir()
+    rows_frame(g.rows).write_parquet(records / "sims" / "turns.parquet")
+    d = client.post("/api/game", json={"path": GAME.name, "analysis": "sims"}).json()
+    simmed = [(t, r) for t, r in zip(d["turns"], g.rows) if r["sim_mean"] is not None]
+    assert len(simmed) >= 10
+    for t, r in simmed:
+        assert (t["sim_best"], t["sim_mean"], t["sim_lost"], t["sim_rollouts"]) == \
+            (r["sim_best"], r["sim_mean"], r["sim_lost"], 2)
+        assert t["sim_best_word"] == r["sim_best_word"]  # standard coordinates, as the table wrote it
+    assert all("sim_mean" not in t for t, r in zip(d["turns"], g.rows) if r["sim_mean"] is None)
 
 
 def test_play_a_game_against_heuri_to_the_end(client):

@@ -95,6 +95,9 @@ ENGINES = FRONT_END_ENGINES
 #: the columns of heuri.analyze's rows a game view's turn carries
 ANALYSIS_KEYS = ("equity_lost", "best", "best_j", "best_v", "v", "j", "e", "rank", "candidates", "endgame",
                  "missed_bingo", "best_bingo", "note")
+#: the columns of an analysis that thought longer (``heuri analyze --iterations``), passed on
+#: when the table has them (null on the turns not simulated)
+SIM_KEYS = ("sim_best", "sim_best_mean", "sim_mean", "sim_stderr", "sim_rollouts", "sim_lost")
 
 
 @contextmanager
@@ -919,6 +922,9 @@ class Service:
             for t, row, prev, (after, m) in zip(turns, rows, prevs, played):
                 t.update({k: row[k] for k in ANALYSIS_KEYS})
                 t["best_word"] = _text_word(t.get("best"), prev, spec, coords)
+                if row.get("sim_mean") is not None:
+                    t.update({k: row[k] for k in SIM_KEYS})
+                    t["sim_best_word"] = _text_word(t["sim_best"], prev, spec, coords)
                 if t["off_list"]:  # not in the lexicon that answered: no rank, no equity lost
                     t.update(equity_lost=None, rank=None)
                 if t.get("best") and t["best"] != t["move"] and not t["after"]:

@@ -267,7 +267,7 @@ async function think() {
                 el("td", {}, m.static.toFixed(2)), el("td", { class: "v" }, sim), el("td", {}, String(m.rollouts)),
                 el("td", { class: "fish" }, m.alive ? "" : t("halved out")));
       const j = S.rows.findIndex((r) => r.move === m.move);
-      if (j >= 0) tr.addEventListener("click", () => preview(j));
+      if (j >= 0) { tr.dataset.i = String(j); tr.addEventListener("click", () => preview(j)); }
       tb.append(tr);
     });
     $("#think-table").hidden = false;
@@ -282,8 +282,12 @@ async function think() {
 async function preview(i) {
   showError("#pos-error", null);
   const m = S.rows[i];
-  document.querySelectorAll("#moves tr.on").forEach((t) => t.classList.remove("on"));
+  document.querySelectorAll("#moves tr.on, #think-table tr.on").forEach((t) => t.classList.remove("on"));
   document.querySelector(`#moves tr[data-i="${i}"]`).classList.add("on");
+  // the same move in the race, when it ran: both tables show what the board previews
+  document.querySelectorAll("#think-table tr[data-i]").forEach((t) => {
+    if (Number(t.dataset.i) === i) t.classList.add("on");
+  });
   if (window.Explain) Explain.select(i);
   if (m.move.startsWith("-")) {  // an exchange or the pass: nothing to draw
     S.preview = null; drawPosition(S.position.svg);
@@ -477,6 +481,11 @@ function showTurn(i) {
     txt += " · " + (t.off_list ? window.t("{engine} plays {move} (v {v}, dashed)", best)
          : t.equity_lost ? window.t("equity lost {lost}: {engine} plays {move} (v {v}, dashed)", { lost: t.equity_lost.toFixed(2), ...best })
                          : window.t("{engine} agrees", best));
+    if (t.sim_mean != null) {  // the analysis thought longer: what its simulation says of the turn
+      txt += " · " + window.t("simulation: {move} {best}, the move played {mean} ± {se} over {n} rollouts, {lost} given up",
+        { move: heuriCoords.said(t.sim_best_word || t.sim_best), best: t.sim_best_mean.toFixed(1), mean: t.sim_mean.toFixed(1),
+          se: t.sim_stderr == null ? "—" : t.sim_stderr.toFixed(1), n: t.sim_rollouts, lost: t.sim_lost.toFixed(1) });
+    }
     const note = (t.note || "").split("; ").filter((x) => x && !x.startsWith("not in ")).join("; ");
     if (note) txt += ` · ${note}`;  // "not in <lexicon>" is said above
   }
