@@ -467,7 +467,7 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
     simulated, the move played racing to the end (4 rollouts) beside the engine's best 3;
     ``sim_lost`` is the best mean minus the played move's, 0 when the simulation picks the
     move played; the bag-empty turns are left to the endgame. The draws are seeded by each
-    position, so two worker processes give the rows an in-process analysis gives."""
+    position, so two worker processes give the rows an in-process analysis on two threads gives."""
     from heuri.apps.analyze import Think, analyze_game
 
     cases = CASES
@@ -477,7 +477,8 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
     assert main(args) == 0
     assert "turns simmed" in capsys.readouterr().out
     df = pl.read_parquet(out / "turns.parquet")
-    mine = analyze_game(cases / "es" / "001.gcg", think=Think(iterations=4, candidates=3))
+    # two rollout threads in process, one in each of the two workers: the same race
+    mine = analyze_game(cases / "es" / "001.gcg", think=Think(iterations=4, candidates=3, threads=2))
     sim_cols = [c for c in ROW_SCHEMA if c.startswith("sim_")]
     es = df.filter(pl.col("game") == "es-001").select(sim_cols).to_dicts()
     assert es == [{c: r[c] for c in sim_cols} for r in mine.rows]
@@ -510,7 +511,8 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
     assert main(["analyze", str(cases / "es" / "001.gcg"), "--out", str(tmp_path / "x"), "--candidates", "3"]) == 2
     assert "give --think SECONDS or --iterations N" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
-    for bad in (dict(seconds=1, iterations=2), dict(iterations=0), dict(candidates=1), dict(rollout="slow")):
+    for bad in (dict(seconds=1, iterations=2), dict(iterations=0), dict(candidates=1), dict(rollout="slow"),
+                dict(threads=0)):
         with pytest.raises(AnalysisError, match="think"):
             Think(**bad)
 

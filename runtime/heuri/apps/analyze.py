@@ -156,13 +156,15 @@ class Think:
     0), or ``iterations`` rollouts for the candidates that reach the end (the same race on
     any machine and with any ``--jobs``: each turn's draws are seeded by its position);
     neither: :data:`THINK_ITERATIONS`. ``rollout``: ``full`` (default) or ``fast``
-    (:class:`heuri.search.simulation.Simulator`'s ``table``). Raises AnalysisError for a bad
-    value."""
+    (:class:`heuri.search.simulation.Simulator`'s ``table``). ``threads``: the rollouts'
+    threads a game (1 to 16; an iteration budget races the same on any count). Raises
+    AnalysisError for a bad value."""
 
     seconds: float | None = None
     iterations: int | None = None
     candidates: int = 8
     rollout: str = "full"
+    threads: int = 1
 
     def __post_init__(self):
         if self.seconds is not None and self.iterations is not None:
@@ -175,6 +177,8 @@ class Think:
             raise AnalysisError(f"think: {self.candidates!r} candidates; give 2 to 20")
         if self.rollout not in ("full", "fast"):
             raise AnalysisError(f"think: rollout {self.rollout!r}; give full or fast")
+        if not 1 <= self.threads <= 16:
+            raise AnalysisError(f"think: {self.threads!r} threads; give 1 to 16")
 
     def budget(self) -> tuple[float | None, int | None]:
         """``(seconds, iterations)`` for :meth:`heuri.search.simulation.Simulator.simulate`."""
@@ -183,7 +187,8 @@ class Think:
         return self.seconds, self.iterations
 
     def params(self) -> dict:
-        """What an output folder records of it (another budget is another analysis)."""
+        """What an output folder records of it (another budget is another analysis; the
+        threads are not: they change the time, not the race)."""
         sec, it = self.budget()
         return {"seconds": sec, "iterations": it, "candidates": self.candidates, "rollout": self.rollout}
 
@@ -436,7 +441,7 @@ class Analyzer:
             from ..search.simulation import Simulator
 
             self._sims[root] = Simulator(pack, engine=self.evaluator_name, candidates=self.think.candidates,
-                                         table=self.think.rollout == "fast")
+                                         table=self.think.rollout == "fast", threads=self.think.threads)
         return self.think, self._sims[root]
 
 

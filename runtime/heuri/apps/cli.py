@@ -996,8 +996,10 @@ def cmd_analyze(args) -> int:
     if args.think is not None or args.iterations is not None:
         from .analyze import Think
 
+        # the cores the games in parallel leave, at most 4 a game (the rollouts' threads)
+        threads = max(1, min(4, (os.cpu_count() or 1) // args.jobs))
         think = Think(seconds=args.think, iterations=args.iterations, candidates=args.candidates or 8,
-                      rollout=args.rollout or "full")
+                      rollout=args.rollout or "full", threads=threads)
     elif args.candidates is not None or args.rollout is not None:
         raise HeuriError("--candidates and --rollout shape a simulation: give --think SECONDS or --iterations N too")
     res = run_batch(args.games, args.out, engine=args.engine, lang=args.lang, player=args.player,
