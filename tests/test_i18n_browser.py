@@ -261,8 +261,9 @@ def test_think_longer_in_three_languages(server, browser, shots):  # noqa: F811
             assert pg.inner_text("#preview-text").startswith(first.locator("td.mv").inner_text())
             # the row clicked is marked, and so is the same move in the ranking
             assert "on" in first.get_attribute("class").split()
-            assert pg.locator("#moves tbody tr.on td.mv").inner_text() == first.locator("td.mv").inner_text()
-            other = next(k for k, w in enumerate(moves) if w != first.locator("td.mv").inner_text())
+            assert pg.locator("#moves tbody tr.on td.mv").first.inner_text() == first.locator("td.mv").inner_text()
+            ranked = pg.eval_on_selector_all("#moves tbody tr", "trs => trs.map(tr => tr.querySelector('td.mv').textContent)")
+            other = next(k for k, w in enumerate(ranked) if w != first.locator("td.mv").inner_text())
             pg.locator("#moves tbody tr").nth(other).click()  # another ranked move: the race's mark moves with it
             pg.wait_for_function("() => !document.querySelector('#think-table tbody tr:first-child').classList.contains('on')")
             pg.locator("#think-box").scroll_into_view_if_needed()
