@@ -505,7 +505,8 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
     # another budget is another analysis: refused without --force, the folder untouched
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert main(args[:-5] + ["--iterations", "8", "--quiet"]) == 2
-    assert "give --force" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "2 records; it differs in the simulation (--think/--iterations" in err and "give --force" in err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     # a simulation's shape without its budget, and a bad budget, are refused before any work
     assert main(["analyze", str(cases / "es" / "001.gcg"), "--out", str(tmp_path / "x"), "--candidates", "3"]) == 2

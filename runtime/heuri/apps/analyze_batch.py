@@ -196,9 +196,16 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
         # every record failed holds nothing worth keeping, and the retry replaces it
         if any(n.startswith("rows/") for n in folder.owned) or (folder.params is None and folder.owned):
             old = folder.params or {}
+            n = len(old.get("records") or [])
+            # what differs, as the options that set it, so the user sees why it is another analysis
+            names = {"engine": "--engine", "lang": "--lang", "player": "--player", "records": "the records",
+                     "coords": "--coords", "ui_lang": "--ui-lang", "think": "the simulation (--think/--iterations, "
+                     "--candidates, --rollout)"}
+            differ = [names.get(k, k) for k in dict.fromkeys([*old, *params]) if old.get(k) != params.get(k)]
             raise OutputExistsError(
                 f"--out {str(folder.root)!r} holds another analysis (engine {old.get('engine', '?')}, "
-                f"{len(old.get('records') or [])} records); give --force to replace it, or another --out")
+                f"{n} record{'' if n == 1 else 's'}; it differs in {', '.join(differ) or 'its options'}); give --force "
+                f"to replace it, or another --out")
         folder = OutputFolder.open(out, COMMAND, force=True, params=params, what="the analysis")
     res = BatchResult(folder.root)
     results: list = [None] * len(paths)

@@ -1045,7 +1045,7 @@ def cmd_analyze(args) -> int:
                   f"--lang) and run the same command again", highlight=False, markup=False, soft_wrap=True)
     else:
         con.print(f"wrote {res.out}/index.html, {res.out}/turns.parquet, {res.out}/summary.json and "
-                  f"{len(res.summaries)} game pages in {res.out}/games/{kept}", highlight=False)
+                  f"{_count(len(res.summaries), 'game page')} in {res.out}/games/{kept}", highlight=False)
     if res.failed:
         con.print(f"[red]{len(res.failed)} of {len(res.failed) + len(res.summaries)} records failed:[/red]")
         for path, msg in res.failed:
