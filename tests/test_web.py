@@ -229,6 +229,22 @@ def test_game_view_reads_an_analysis(client, records):
     assert "sim_mean" not in d["turns"][0]  # no simulation in that analysis
 
 
+def test_game_view_gives_the_lexicon_warnings_parts(client, records, pack_es):
+    """A record naming another word list (FILE2017, the Spanish federation's): the first
+    warning says so, and its parts come apart for the page to say it in its language."""
+    import shutil
+
+    from heuri.core.cgp import named_lexicon_warning
+
+    shutil.copy(DATA / "gcg" / "es" / "001.gcg", records / "fise.gcg")
+    for req in ({"path": "fise.gcg"}, {"path": "fise.gcg", "analyze": True}):
+        d = client.post("/api/game", json=req).json()
+        assert d["lexicon_warning"] == {"named": "FILE2017", "pack": "es", "words": pack_es.spec.lexicon}
+        assert d["warnings"][0] == named_lexicon_warning("FILE2017", pack_es.spec)
+    d = client.post("/api/game", json={"path": str(records / GAME.name)}).json()
+    assert d["lexicon_warning"] is None
+
+
 def test_game_view_reads_a_simulated_analysis(client, records):
     """An analysis that thought longer (``--iterations 2 --candidates 2``): each simulated
     turn brings its simulation's figures, the best move as people read it; the others none."""

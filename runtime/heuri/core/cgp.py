@@ -250,14 +250,18 @@ def other_lexicon(lexicon: str | None, spec: "LanguageSpec") -> str | None:
     >>> from heuri.spec import load_spec
     >>> other_lexicon(" CSW21 ", load_spec("en")), other_lexicon("SOWPODS", load_spec("en"))
     ('CSW21', None)
+    >>> other_lexicon("sowpods_1.1.0_(SOWPODS,_Collins)", load_spec("en")) is None  # as heuri's GCG writes it
+    True
     """
     lex = (lexicon or "").strip()
     if not lex:
         return None
     own = {w.upper() for w in re.findall(r"[A-Za-z0-9_.-]+", spec.lexicon)}
-    # the pack's own name written whole ("an-array-of-spanish-words 2.0.0", as heuri's own
-    # records write it), or one word of it ("sowpods")
-    if lex.upper() in own or " ".join(lex.split()).upper() == " ".join(spec.lexicon.split()).upper():
+    # the pack's own name written whole ("an-array-of-spanish-words 2.0.0"; heuri's match
+    # records write its spaces as underscores, a GCG pragma being one word), or one word of it
+    # ("sowpods")
+    whole = " ".join(lex.replace("_", " ").split()).upper()
+    if lex.upper() in own or whole == " ".join(spec.lexicon.replace("_", " ").split()).upper():
         return None
     return lex
 

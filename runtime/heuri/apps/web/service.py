@@ -854,9 +854,14 @@ class Service:
         spec = pack.spec
         from ...core.cgp import named_lexicon_warning
 
+        from ...core.cgp import other_lexicon
+
         other = named_lexicon_warning(game.lexicon, spec)
         out = {"lang": spec.code, "lexicon": spec.lexicon, "record_lexicon": game.lexicon or "", "name": name,
-               "players": [list(p) for p in game.players], "analysed": analysed}
+               "players": [list(p) for p in game.players], "analysed": analysed,
+               # the first warning's parts, for the page to say it in its own language
+               "lexicon_warning": {"named": other_lexicon(game.lexicon, spec), "pack": spec.code,
+                                   "words": spec.lexicon} if other else None}
         if analysed:
             with self._analyzer(engine) as an:
                 g = an.analyze(game, lang=spec.code, game_id=Path(name).stem, pack=pack)

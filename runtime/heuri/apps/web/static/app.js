@@ -490,7 +490,13 @@ function showTurn(i) {
     if (note) txt += ` · ${note}`;  // "not in <lexicon>" is said above
   }
   if (S.turn === g.turns.length - 1) txt += " · " + window.t("final {scores}", { scores: g.final.join("–") });
-  if (g.warnings.length) txt += " · " + window.t("{n} warning(s): {first}", { n: g.warnings.length, first: g.warnings[0] });
+  if (g.warnings.length) {
+    // the first warning is the record's other lexicon when there is one: said in the page's language
+    const first = g.lexicon_warning
+      ? window.t("The record names the lexicon {named}; heuri's {pack} pack answers with another word list: {words}.", g.lexicon_warning)
+      : g.warnings[0];
+    txt += " · " + window.t("{n} warning(s): {first}", { n: g.warnings.length, first });
+  }
   $("#turn-info").textContent = txt;
 }
 
