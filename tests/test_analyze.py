@@ -491,6 +491,11 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
             if r["sim_best"] == r["move"]:
                 assert r["sim_lost"] == 0
     assert df["sim_mean"].is_not_null().sum() >= 30
+    # the progress bar's units: each record's turns (0 for one that cannot be read)
+    from heuri.apps.analyze_batch import turn_counts
+
+    assert turn_counts([cases / "es" / "001.gcg", cases / "fr" / "001.gcg", tmp_path / "none.gcg"]) == \
+        [df.filter(pl.col("game") == "es-001").height, df.filter(pl.col("game") == "fr-001").height, 0]
     marker = json.loads((out / ".heuri-output.json").read_text(encoding="utf-8").splitlines()[0])
     assert marker["params"]["think"] == {"seconds": None, "iterations": 4, "candidates": 3, "rollout": "full"}
     g = json.loads((out / "games" / "es-001.json").read_text(encoding="utf-8"))

@@ -414,10 +414,11 @@ class Analyzer:
         return self._by_pack[root]
 
     def analyze(self, source, lang: str | None = None, player: str | None = None,
-                game_id: str | None = None, pack=None) -> GameAnalysis:
+                game_id: str | None = None, pack=None, on_turn=None) -> GameAnalysis:
         """Analyse one record (a path, or a :class:`heuri.gcg.GcgGame`); see
         :func:`analyze_game`. ``pack``: the pack to answer with (default: the one of the
-        record's language and ``#lexicon``, :meth:`tools`)."""
+        record's language and ``#lexicon``, :meth:`tools`); ``on_turn``: called with no
+        argument after each turn (a progress bar's tick)."""
         from ..formats.gcg import GcgGame, read_gcg
 
         game = source if isinstance(source, GcgGame) else read_gcg(Path(source))
@@ -430,7 +431,8 @@ class Analyzer:
                                 f"#tile-distribution that names it); give --lang {'|'.join(built) or 'LANG'}")
         pack, ev, search = self.tools(code, game.lexicon, pack)
         return _analyze(game, pack, ev, search, self.engine, player,
-                        game_id or (Path(game.path).stem if game.path else "game"), think=self._thinker(pack))
+                        game_id or (Path(game.path).stem if game.path else "game"), think=self._thinker(pack),
+                        on_turn=on_turn)
 
     def _thinker(self, pack):
         """``(Think, Simulator)`` for ``pack`` (one simulator a pack), or None without think."""
@@ -459,7 +461,8 @@ def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, 
     return Analyzer(engine, think=think).analyze(source, lang, player)
 
 
-def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str, think=None) -> GameAnalysis:
+def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str, think=None,
+             on_turn=None) -> GameAnalysis:
     from ..core.board import Board
     from ..formats.gcg import replay
 
@@ -496,6 +499,8 @@ def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: s
             view.board = st.board
             out.rows.append(row)
             out.views.append(view)
+            if on_turn is not None:
+                on_turn()
             last = row
             scoreless = 0 if e.score != 0 else scoreless + 1
         elif e.kind == "withdrawn" and last is not None:

@@ -120,17 +120,32 @@ def _init(engine: str, pool: bool = False, think=None) -> None:
     _WORKER["analyzer"] = Analyzer(engine, think=think)
 
 
-def _one(path: str, gid: str, lang, player, coords: str = "standard", ui_lang=None):
+def _one(path: str, gid: str, lang, player, coords: str = "standard", ui_lang=None, on_turn=None):
     """Analyse one record: ``(summary, rows, page)``, or ``(None, message, None)`` when it
     cannot be read or replayed; the page writes moves in ``coords``, in ``ui_lang``
-    (default: the game's language). Writes nothing (the parent process writes every file)."""
+    (default: the game's language); ``on_turn``: called after each turn. Writes nothing
+    (the parent process writes every file)."""
     from .report import game_html
 
     try:
-        g = _WORKER["analyzer"].analyze(path, lang=lang, player=player, game_id=gid)
+        g = _WORKER["analyzer"].analyze(path, lang=lang, player=player, game_id=gid, on_turn=on_turn)
     except HeuriError as e:
         return None, str(e), None
     return g.summary(), g.rows, game_html(g, index_href="../index.html", coords=coords, ui_lang=ui_lang)
+
+
+def turn_counts(paths: list[Path]) -> list[int]:
+    """The play, exchange and pass lines of each record (0 for one that cannot be read):
+    the units of a simulating analysis's progress bar."""
+    from ..formats.gcg import read_gcg
+
+    out = []
+    for p in paths:
+        try:
+            out.append(sum(e.kind in ("play", "exchange", "pass") for e in read_gcg(p).events))
+        except (HeuriError, OSError, ValueError):
+            out.append(0)
+    return out
 
 
 def _finished(folder, gid: str):
@@ -216,6 +231,18 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
     res.resumed = sum(r is not None for r in results)
     todo = [i for i, r in enumerate(results) if r is None]
 
+    # a simulating analysis takes a minute or so a game: its bar counts turns, ticked as they end
+    # (a game analysed in a worker process ticks when it ends)
+    units = turn_counts(paths) if think is not None else [1] * len(paths)
+    ticked = [0] * len(paths)
+
+    def tick(i):
+        def one():
+            if ticked[i] < units[i]:
+                ticked[i] += 1
+                bar.update(1)
+        return one if bar is not None and think is not None else None
+
     def save(i, r):
         s, rows, page = r
         if s is not None:  # the rows last: a game is finished when its rows are there
@@ -224,14 +251,16 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
             folder.write(f"rows/{ids[i]}.json", json.dumps(rows, ensure_ascii=False) + "\n")
         results[i] = (s, rows, None)
         if bar is not None:
-            bar.update(1)
+            bar.update(units[i] - ticked[i])
+            ticked[i] = units[i]
 
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(paths), initial=res.resumed, unit="game", desc=f"analyze ({engine})",
-                   dynamic_ncols=True)
+        bar = tqdm(total=sum(units), initial=sum(units[i] for i, r in enumerate(results) if r is not None),
+                   unit="turn" if think is not None else "game",
+                   desc=f"analyze ({engine}{', simulating' if think is not None else ''})", dynamic_ncols=True)
     interrupted = None
     try:
         with interrupts_raise():
@@ -240,7 +269,7 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                     if todo:
                         _init(engine, think=think)
                     for i in todo:
-                        save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang))
+                        save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang, tick(i)))
                 else:
                     import multiprocessing as mp
                     from concurrent.futures import ProcessPoolExecutor, as_completed
