@@ -1018,9 +1018,9 @@ def cmd_analyze(args) -> int:
     t = Table(title=f"{n} game{'' if n == 1 else 's'} against {args.engine}")
     from .analyze import COSTLY
 
+    sim_cols = ("turns simmed", "sim given up/move") if think else ()
     for col in ("player", "games", "moves", "points", "engine's points", f"costing >{COSTLY:g}/game",
-                "given up/move", "given up/game", "missed bingos/game", "agreement") + (("turns simmed", "sim given up/move")
-                                                                                      if think else ()):
+                "given up/move", "given up/game", "missed bingos/game", "agreement", *sim_cols):
         t.add_column(col, justify="left" if col == "player" else "right")
     for p in batch_tables(res.summaries, res.rows)["players"]:
         f = (lambda x, d=2: "" if x is None else f"{x:.{d}f}")
