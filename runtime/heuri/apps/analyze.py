@@ -634,8 +634,8 @@ def _simulate(row, played, board, spec, think) -> None:
     pos = Position.from_cgp(row["cgp"], spec)
     sim.rng = np.random.default_rng(position_seed(pos))
     seconds, iterations = budget.budget()
-    res = sim.simulate(pos, seconds=seconds, iterations=iterations,
-                       include=move_record(played, spec, score=board.score(played)))
+    # the race finds the move among its own generated moves (record_index ignores the score)
+    res = sim.simulate(pos, seconds=seconds, iterations=iterations, include=move_record(played, spec))
     mine = next(c for c in res.candidates if c.pinned)
     top = res.candidates[0]
     if not (mine.values and top.values):  # one candidate: nothing raced

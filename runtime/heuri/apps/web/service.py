@@ -852,9 +852,7 @@ class Service:
                              f"it); choose one")
         pack = self.pack({"lang": lang, "lexicon": req.get("lexicon")}, record_lexicon=game.lexicon)
         spec = pack.spec
-        from ...core.cgp import named_lexicon_warning
-
-        from ...core.cgp import other_lexicon
+        from ...core.cgp import named_lexicon_warning, other_lexicon
 
         other = named_lexicon_warning(game.lexicon, spec)
         out = {"lang": spec.code, "lexicon": spec.lexicon, "record_lexicon": game.lexicon or "", "name": name,
