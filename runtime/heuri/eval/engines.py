@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 DEFAULT_ENGINE = "heuri5"
 
 #: the evaluators, by the name :func:`heuri.eval.evaluate.make_evaluator` takes
-EVALUATOR_NAMES = ("greedy", "heuri1", "heuri2", "heuri3", "heuri4", "heuri5")
+EVALUATOR_NAMES = ("greedy", "heuri1", "heuri2", "heuri3", "heuri4", "heuri5", "heuri6")
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Engine:
 
 def _variants() -> dict[str, Engine]:
     out = {"greedy": Engine("greedy", endgame=False)}
-    for ev in ("heuri1", "heuri2", "heuri3", "heuri4", "heuri5"):
+    for ev in ("heuri1", "heuri2", "heuri3", "heuri4", "heuri5", "heuri6"):
         out[ev] = Engine(ev)
         out[f"{ev}-noend"] = Engine(ev, endgame=False)
     for ev in ("heuri3", "heuri4", "heuri5"):

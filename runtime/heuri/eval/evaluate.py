@@ -482,6 +482,32 @@ class Heuri2(Evaluator):
         return e_tab[li], p_tab[li], {}
 
 
+class LeaveModel(Evaluator):
+    """v = j + e(L), e Heuri_2's bingo expectation of the leave read from one table of every
+    leave (:class:`heuri.eval.leave_values.LeaveValues`) over the pure septets, for a full
+    bag of the language's tiles: what a player who knows the game's leaves but not this
+    board or these unseen tiles values. Not an engine of the front ends: a fast model of the
+    opponent for :mod:`heuri.search.inference` (the table is built once, about 0.1 s; then
+    a rack costs its move generation, about a millisecond, where Heuri_2 walks the keys for
+    each rack). Options: ``k`` (2.5)."""
+
+    name = "leave-model"
+
+    def __init__(self, pack, k: float = 2.5):
+        super().__init__(pack, k)
+        self._table = None
+
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        if self._table is None:
+            from .leave_values import LeaveValues
+
+            full = self.spec.distribution().astype(np.int64)
+            self._table = LeaveValues(self.pack, full, np.asarray(self.pack.keys.is_septet), self._val,
+                                      int(full.sum()))
+        e = self._table.of(lv) if bag_size > 0 else np.zeros(len(moves))
+        return e, np.zeros(len(moves)), {}
+
+
 class Heuri3(Evaluator):
     """v = j + e, e over pure septets ∪ reduced octets weighted by δ (González et al. 2012,
     the paper's engine). Options: ``k`` (2.5), ``top`` (N = 20 placements re-valued with δ
@@ -528,6 +554,9 @@ class Heuri3(Evaluator):
         # terms (the same floats as separate passes)
         _, e_tab, p_tab, e_all_tab, p_all_tab, ov = leave_tables(
             self.pack, rack, U, bd.delta, self._val, bag_size, every=every, opponent=opp_on)
+        e_o_known = None  # the opponent's whole expectation when it is not our empty leave's e
+        if opp_on:
+            ov, e_o_known = self._opponent_terms(ov, U, bd)
         li = _leave_codes(rack, lv)
         e = e_d = e_tab[li]
         p = p_d = p_tab[li]
@@ -576,7 +605,9 @@ class Heuri3(Evaluator):
                     ub = ub - cost
                 if opp_on:  # closing lanes gains at most the opponent's whole expectation,
                     # which is our empty leave's e when the bag can fill our rack (the same draw)
-                    if bag_size >= R:
+                    if e_o_known is not None:
+                        e_o = e_o_known
+                    elif bag_size >= R:
                         e_o = float(e_tab[0])
                     else:
                         e_o = float(leave_table(self.pack, no_leave, U, bd.delta, self._val, N)[1][0])
@@ -643,6 +674,13 @@ class Heuri3(Evaluator):
 
     #: weight of the opponent's bingo term (0 in Heuri_3; see :class:`Heuri4`)
     opponent = 0.0
+
+    def _opponent_terms(self, ov, U, bd):
+        """The opponent's per-key terms and, when they are not the uniform draw's, their
+        whole expectation on the current board (the bound of the pruned re-valuation):
+        ``(ov, None)`` here, their rack R tiles of U (:class:`Heuri6` draws it from what
+        they likely kept)."""
+        return ov, None
     #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
     lanes = 0.0
 
@@ -815,12 +853,62 @@ class Heuri5(Heuri4):
         super().__init__(pack, power=power, opponent=opponent, **options)
 
 
+class Heuri6(Heuri5):
+    """:class:`Heuri5` whose opponent's term draws their rack from what they likely kept:
+
+        v = j + e − c(L) − 3·Δe_opp' + (1 − p(L))·(Σ_x L_x·w_x + t·w̄_U)
+
+    ``Δe_opp'`` is Heuri5's change of the opponent's bingo expectation with their next
+    septet's probability the posterior predictive Σ_L π(L)·p(s | L) over what they kept
+    (:func:`heuri.eval.probability.opponent_mixture`) instead of the uniform p(s | ∅): a
+    player who played two tiles and kept five kept them for a reason, and a lane opened
+    for them is worth more than a random rack says; one who just played seven tiles holds
+    a random draw. The posterior (leaves and their probabilities) comes from
+    :mod:`heuri.search.inference`, set by the player before each decision with
+    :meth:`set_opponent_leaves`; without one (the first move, a position given alone)
+    Heuri6 values every move as Heuri5. Options as :class:`Heuri5`."""
+
+    name = "heuri6"
+
+    def __init__(self, pack, samples: int = 24, temperature: float = 6.0, **options):
+        super().__init__(pack, **options)
+        if not (1 <= samples <= 100000) or not temperature > 0:
+            raise EvaluatorError(f"heuri6: samples must be 1..100000 and temperature > 0, "
+                                 f"got {samples} and {temperature}")
+        #: the inference's budget, read by the player that runs it: racks valued (every
+        #: leave when there are at most that many) and the model's temperature τ (points)
+        self.samples = int(samples)
+        self.temperature = float(temperature)
+        self._posterior = None  # (leaves (m, K) int64, weights (m,) float64) or None
+
+    def set_opponent_leaves(self, leaves, posterior, prior=None) -> None:
+        """What the opponent kept, for the next decision only: ``leaves`` (m, K) counts (the
+        blank last), ``posterior`` and ``prior`` (m,) their probabilities after and before
+        their move (:class:`heuri.search.inference.LeaveInference`); ``None`` forgets it.
+        Leaves that the next position's unseen tiles cannot hold are left out then."""
+        if leaves is None:
+            self._posterior = None
+            return
+        post = np.asarray(posterior, np.float64)
+        self._posterior = (np.asarray(leaves, np.int64).reshape(len(post), -1), post,
+                           np.asarray(prior, np.float64))
+
+    def _opponent_terms(self, ov, U, bd):
+        post, self._posterior = self._posterior, None
+        if post is None:
+            return ov, None
+        from .probability import opponent_mixture
+
+        ov = opponent_mixture(self.pack, bd.ix.holding, U, post[0], post[1], post[2], ov)
+        return ov, float(ov[np.asarray(bd.delta, bool)].sum()) / comb(int(U.sum()), self.spec.rack_size)
+
+
 from .engines import DEFAULT_ENGINE  # noqa: E402,F401  (re-exported: the front ends' default)
 
 #: evaluator name → class (the names of :data:`heuri.eval.engines.EVALUATOR_NAMES`); the
 #: registry's variants (``heuri4-leave``, ...) are these classes with options
 EVALUATORS = {"greedy": Greedy, "heuri1": Heuri1, "heuri2": Heuri2, "heuri3": Heuri3,
-              "heuri4": Heuri4, "heuri5": Heuri5}
+              "heuri4": Heuri4, "heuri5": Heuri5, "heuri6": Heuri6}
 
 
 def evaluator_class(name: str) -> type[Evaluator] | None:

@@ -34,6 +34,7 @@ from math import comb
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.errors import HeuriError
 
@@ -482,6 +483,95 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
         e2, p2 = _normalise(leaves, e2_num, p2_num, N, R, bag_size)
     return leaves, e, p, e2, p2, (ov if opponent else None)
 
+@njit(cache=True, nogil=True)
+def _mixture_kernel(holding, leaves, coef, runs, val, U, binom, out):
+    """Add coef[j]·Π_x C(U_x − L_x, s_x − L_x)·val[s] to ``out[s]`` for each leave ``L`` =
+    ``leaves[j]`` and each key ``s`` of its bitset ``holding[j]`` (the keys holding L, so
+    s_x ≥ L_x); a key that needs more of a tile than U − L has adds nothing. ``runs``:
+    :func:`key_runs`."""
+    one = np.uint64(1)
+    R = runs.shape[1]
+    for j in range(leaves.shape[0]):
+        c0 = coef[j]
+        for i in range(holding.shape[1]):
+            v = holding[j, i]
+            while v:
+                b = trailing_zeros(v)
+                v &= v - one
+                k = i * 64 + b
+                a = c0
+                for r in range(R):
+                    y = runs[k, r]
+                    if y == 0:  # padding: the key's runs are done
+                        break
+                    x = y >> 3
+                    free = U[x] - leaves[j, x]
+                    d = (y & 7) - leaves[j, x]
+                    if d > free:
+                        a = 0.0
+                        break
+                    if d > 0:
+                        a *= binom[free, d]
+                out[k] += a * val[k]
+
+
+def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray,
+                     prior: np.ndarray, ov: np.ndarray) -> np.ndarray:
+    """The opponent's per-key terms when what they kept is known in law: their rack is a
+    leave ``L`` with probability π(L) (``posterior``) plus R − |L| tiles drawn from U − L.
+    The posterior predictive of their next septet is Σ_L π(L)·p(s | L), and the uniform draw's
+    p(s | ∅) is the same sum with the prior ρ(L); over the leaves considered (every leave,
+    or a sample of them) each key's uniform term is scaled by their ratio, in the scale of
+    :func:`leave_tables`' ``ov``:
+
+        ov'(s) = ov(s)·Σ_L π(L)·p(s | L) / Σ_L ρ(L)·p(s | L)
+        p(s | L) = Π_x C(U_x − L_x, s_x − L_x) / C(N − |L|, R − |L|)   (s ⊇ L, else 0)
+
+    With every leave enumerated this is exactly Σ_L π(L)·p(s | L); with a sample, the ratio
+    estimate: the sampling noise of the two sums largely cancels, a move that says nothing
+    (π = ρ) gives ov back unchanged, and a key no leave considered is part of keeps its
+    uniform term.
+
+    - ``holding``: a callable, leave (K,) counts → (ceil(n_keys/64),) uint64 bitset of the
+      keys holding it (:meth:`heuri.eval.bingo.BingoIndex.holding`);
+    - ``U``: (K,) counts, the tiles unseen by the player to move (the opponent's rack and
+      the bag); ``leaves``: (m, K) counts; ``posterior``, ``prior``: (m,) float64 ≥ 0
+      (:class:`heuri.search.inference.LeaveInference`'s; any common scale);
+    - ``ov``: (n_keys,) float64, the uniform terms (:func:`leave_tables` with
+      ``opponent=True``), not modified.
+
+    An empty leave (it holds every key and says nothing of the next septet), or one that U
+    cannot hold or larger than the rack, is left out of both sums. Returns ov' (n_keys,)
+    float64. Raises ProbabilityError for weights of another length than ``leaves`` or
+    negative."""
+    U = np.asarray(U, np.int64)
+    leaves = np.asarray(leaves, np.int64).reshape(-1, len(U))
+    post = np.asarray(posterior, np.float64)
+    pri = np.asarray(prior, np.float64)
+    if post.shape != (len(leaves),) or pri.shape != (len(leaves),) or (post < 0).any() or (pri < 0).any():
+        raise ProbabilityError(f"opponent mixture: {len(post)} posterior and {len(pri)} prior weights "
+                               f"for {len(leaves)} leaves, each >= 0")
+    R = pack.spec.rack_size
+    N = int(U.sum())
+    sizes = leaves.sum(axis=1)
+    ok = (leaves <= U).all(axis=1) & (sizes <= R) & (sizes > 0) & ((post > 0) | (pri > 0))
+    leaves, post, pri, sizes = leaves[ok], post[ok], pri[ok], sizes[ok]
+    if not len(leaves):
+        return ov.copy()
+    scale = np.array([1.0 / comb(N - int(n), R - int(n)) for n in sizes], np.float64)
+    bits = np.stack([holding(lv) for lv in leaves])
+    ones = np.ones(len(ov), np.float64)
+    runs = key_runs(pack)
+    a = np.zeros(len(ov), np.float64)
+    b = np.zeros(len(ov), np.float64)
+    _mixture_kernel(bits, leaves, post / post.sum() * scale, runs, ones, U, BINOM, a)
+    _mixture_kernel(bits, leaves, pri / pri.sum() * scale, runs, ones, U, BINOM, b)
+    out = ov.copy()
+    seen = b > 0
+    out[seen] *= a[seen] / b[seen]
+    return out
+
+
 #: the compiled kernels of this module whose numba cache tells whether a first run compiles
 #: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
-CACHED_KERNELS = (_leave_kernel2,)
+CACHED_KERNELS = (_leave_kernel2, _mixture_kernel)

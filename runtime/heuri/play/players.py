@@ -21,6 +21,9 @@ Names (``heuri match --p1 NAME``):
   non-bingo move, :attr:`heuri.pack.LanguagePack.tile_power`), the opponent's lanes
   weighted 3 (:class:`heuri.evaluate.Heuri5`); ``heuri5-peg`` and ``heuri5-noend`` as
   heuri4's;
+- ``heuri6``: heuri5 whose opponent's lanes term draws their rack from what they likely kept,
+  inferred from the move the player was told of (:meth:`EvaluatorPlayer.observe`,
+  :class:`heuri.eval.evaluate.Heuri6`); ``heuri6-noend`` without the endgame search;
 - ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
   (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
   ordinary move instead of 27), and for the engines that search the endgame the search's
@@ -37,7 +40,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg', 'heuri6', 'heuri6-noend']
 """
 from __future__ import annotations
 
@@ -286,6 +289,12 @@ class EvaluatorPlayer:
         self.peg_bag = int(options.pop("peg_bag", PEG_MAX_BAG))
         check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
+        # an evaluator that reads what the opponent kept (heuri6): the player infers it from
+        # the move it is told of (observe) and hands the posterior over before each choice
+        owner = getattr(self._choose, "__self__", None)
+        self._infers = owner if hasattr(owner, "set_opponent_leaves") else None
+        self._model = None
+        self._seen = None
         self._greedy = GreedyPlayer(pack)
         self.search = None
         if endgame:
@@ -315,7 +324,59 @@ class EvaluatorPlayer:
             self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
             return res.move
         self.info = {"endgame": False}
+        if self._infers is not None:
+            inference = self._inference(position)
+            self.info["inferred"] = inference is not None
+            if inference is None:
+                self._infers.set_opponent_leaves(None, None)
+            else:
+                self._infers.set_opponent_leaves(inference.leaves, inference.posterior, inference.prior)
         return self._choose(position)
+
+    def observe(self, position, move) -> None:
+        """Be told of a move just made (:meth:`SimPlayer.observe`); kept only by a player
+        whose evaluator reads what the opponent kept."""
+        if self._infers is not None:
+            self._seen = (position, move, position.board.play(move).letters)
+
+    def _inference(self, position):
+        """The posterior over the opponent's leave from the observed move, or None (no move
+        seen, or it does not lead here): heuri6's budget, and
+        :class:`heuri.eval.evaluate.LeaveModel` as the opponent's model (heuri2 models them
+        about as well at five times the cost; docs/inference.md)."""
+        from ..eval.evaluate import LeaveModel
+
+        seen, self._seen = self._seen, None
+        if seen is None:
+            return None
+        if self._model is None:  # the opponent's model: every leave's e from one table
+            self._model = LeaveModel(self.pack)
+        ev = self._infers
+        return infer_seen(self._model, seen, position, samples=ev.samples, max_exact=ev.samples,
+                          temperature=ev.temperature)
+
+
+def infer_seen(model, seen, position, **options):
+    """:func:`heuri.search.inference.infer_from_position` for a move a player was told of:
+    ``seen`` = (position before it, the move, the board's letters after it); None when it
+    does not lead to ``position`` (the other seat's move onto this board) or cannot be
+    inferred. An exchange is read as its count (we do not see which tiles went back). The
+    draws are seeded by the position before the move (:func:`position_seed`)."""
+    from ..core.move import Exchange
+    from ..search.inference import InferenceError, infer_from_position
+
+    before, move, letters = seen
+    if before.to_move == position.to_move or not np.array_equal(letters, position.board.letters):
+        return None
+    if isinstance(move, Exchange):
+        move = Exchange(None, move.count)
+    try:
+        return infer_from_position(model, before, move, seed=position_seed(before), **options)
+    except InferenceError:
+        return None
+
+
+
 
 
 class TwoStepEndgame:
@@ -467,22 +528,11 @@ class SimPlayer:
     def _inference(self, position):
         """The posterior over the opponent's leave from the move :meth:`observe` was told of,
         or None (no inference asked, no move seen, or the move does not lead here)."""
-        from ..core.move import Exchange
-        from ..search.inference import InferenceError, infer_from_position
-
         seen, self._seen = self._seen, None
         if seen is None:
             return None
-        before, move, letters = seen
-        if before.to_move == position.to_move or not np.array_equal(letters, position.board.letters):
-            return None
-        if isinstance(move, Exchange):
-            move = Exchange(None, move.count)  # we see how many tiles went back, not which
-        try:
-            limit = None if self.iterations else INFER_SHARE * self.seconds
-            return infer_from_position(self.model, before, move, time_limit=limit, seed=position_seed(before))
-        except InferenceError:
-            return None
+        limit = None if self.iterations else INFER_SHARE * self.seconds
+        return infer_seen(self.model, seen, position, time_limit=limit)
 
     def choose(self, position):
         import time
