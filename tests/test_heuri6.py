@@ -199,3 +199,25 @@ def test_the_heuri6_player_infers_from_the_move_it_is_told_of(pack_en):
     h6.observe(g.position, mine)  # our own move: it does not lead to the position we answer
     h6.choose(g.position)
     assert h6.info["inferred"] is False
+
+
+def test_the_leave_model_values_leaves_for_a_full_bag(pack_es):
+    """The opponent's model: v = j + e(L), e Heuri_2's over the pure septets for the whole
+    tile set (leave_table with U = the distribution), whatever the board and unseen tiles;
+    e = 0 once the bag is empty."""
+    from heuri.eval.evaluate import LeaveModel
+    from heuri.eval.probability import leave_index, leave_table
+
+    spec = pack_es.spec
+    letters, blanks, rack, U = _setup(pack_es, 3, 8)
+    model = LeaveModel(pack_es)
+    rk = model.rank_arrays(letters, blanks, rack, U, 60)
+    full = spec.distribution().astype(np.int64)
+    leaves, e_tab, _ = leave_table(pack_es, rack, full, np.asarray(pack_es.keys.is_septet), model._val,
+                                   int(full.sum()))
+    places = rk.moves["kind"] == 0
+    want = e_tab[[leave_index(rack, lv) for lv in rk.leaves[places]]]
+    np.testing.assert_allclose(rk.e[places], want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(rk.v[places], rk.j[places] + want, rtol=1e-9)
+    assert want.max() > 10  # the good leaves are worth points
+    assert (model.rank_arrays(letters, blanks, rack, U, 0).e == 0).all()

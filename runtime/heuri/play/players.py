@@ -343,7 +343,7 @@ class EvaluatorPlayer:
         """The posterior over the opponent's leave from the observed move, or None (no move
         seen, or it does not lead here): heuri6's budget, and
         :class:`heuri.eval.evaluate.LeaveModel` as the opponent's model (heuri2 models them
-        about as well at five times the cost; docs/inference.md)."""
+        about as well at eight times the cost; docs/inference.md)."""
         from ..eval.evaluate import LeaveModel
 
         seen, self._seen = self._seen, None

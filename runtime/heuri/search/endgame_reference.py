@@ -59,7 +59,7 @@ class _MoveList:
     def expand(self, solver):
         """Compute the per-move lists of an interior node (once; :func:`_expand_kernel`)."""
         self.expanded = True
-        raw, n = self.raw, self.n
+        raw = self.raw
         self.score = self.a_score.tolist()
         self.out = self.a_out.tolist()
         self.leave_val = self.a_leave.tolist()
@@ -600,7 +600,7 @@ class ReferenceSearch:
                         depth -= 1
                     value = (ml.score[i] if i >= 0 else 0) - value
                     args = nxt
-                    st_me, st_opp = st_opp, (ml, ply)
+                    st_opp = (ml, ply)
                     ply += 1
             except OutOfBudget:
                 line = None
