@@ -224,6 +224,7 @@ def test_heuri_sim_infers_from_the_move_it_was_told_of(en):
     before = g.position
     move = ev.choose(before)
     g.play(move)
+    after = g.position
     p = make_player("heuri-sim@seconds=0.4,candidates=3,infer=1", en)
     p.observe(before, move)
     g.position.check(p.choose(g.position), en.words)
@@ -232,7 +233,12 @@ def test_heuri_sim_infers_from_the_move_it_was_told_of(en):
     g.play(ev.choose(g.position))  # another move came between: that inference is not this position's
     p.choose(g.position)
     assert p.info["inferred"] is False
-    with pytest.raises(EngineError, match="infer=0.5: give 0 or 1"):
+    # infer=2: the leave-table model (here every one-tile leave the move could have kept)
+    p2 = make_player("heuri-sim@iterations=2,candidates=3,infer=2", en)
+    p2.observe(before, move)
+    inf = p2._inference(after)
+    assert inf.engine == "leavemodel" and inf.exact and inf.leave_size == 1 and len(inf.leaves) == inf.evaluated
+    with pytest.raises(EngineError, match="infer=0.5: give 0, 1 or 2"):
         check_engine("heuri-sim@infer=0.5")
 
 
