@@ -674,6 +674,8 @@ class Heuri3(Evaluator):
 
     #: weight of the opponent's bingo term (0 in Heuri_3; see :class:`Heuri4`)
     opponent = 0.0
+    #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
+    lanes = 0.0
 
     def _opponent_terms(self, ov, U, bd):
         """The opponent's per-key terms and, when they are not the uniform draw's, their
@@ -681,8 +683,6 @@ class Heuri3(Evaluator):
         ``(ov, None)`` here, their rack R tiles of U (:class:`Heuri6` draws it from what
         they likely kept)."""
         return ov, None
-    #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
-    lanes = 0.0
 
     def _leave_cost(self, rack, U, bag_size, li):
         """Points subtracted from each candidate's v for its leave, (n,) float64, or None

@@ -483,6 +483,7 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
         e2, p2 = _normalise(leaves, e2_num, p2_num, N, R, bag_size)
     return leaves, e, p, e2, p2, (ov if opponent else None)
 
+
 @njit(cache=True, nogil=True)
 def _mixture_kernel(holding, leaves, coef, runs, val, U, binom, out):
     """Add coef[j]·Π_x C(U_x − L_x, s_x − L_x)·val[s] to ``out[s]`` for each leave ``L`` =

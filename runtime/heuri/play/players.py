@@ -378,9 +378,6 @@ def infer_seen(model, seen, position, **options):
         return None
 
 
-
-
-
 class TwoStepEndgame:
     """The match players' endgame: ``exact.search``; when its value is not exact,
     ``wide.search`` (a width-limited search: deeper, never exact) and its move, unless it
