@@ -32,6 +32,16 @@ def _setup(pack, seed, n_words=6):
     return letters, blanks, rack, pool - rack
 
 
+def _uniform_terms(pack, seed):
+    """A random board's unseen tiles, its δ, the keys' bingo values and the opponent's
+    uniform per-key terms (leave_tables' ov)."""
+    letters, blanks, rack, U = _setup(pack, seed)
+    bd = BoardDelta(pack, letters)
+    val = np.asarray(pack.keys.sigma) * 2.5 + 23.0
+    ov = leave_tables(pack, rack, U, bd.delta, val, 50, every=False, opponent=True)[5]
+    return U, bd, val, ov
+
+
 def _p_given(S: np.ndarray, U: np.ndarray, L: np.ndarray) -> np.ndarray:
     """p(s | L) for the key counts S (n, K), by the formula, one key at a time."""
     N, k = int(U.sum()), int(L.sum())
@@ -61,10 +71,7 @@ def test_the_mixture_is_the_posterior_predictive(pack_en):
     total probability), and any posterior gives C(N, R)·Σ π(L)·p(s | L)·val(s), checked key by
     key against the formula on 1,500 keys (those holding a leave of the posterior first)."""
     spec = pack_en.spec
-    letters, blanks, rack, U = _setup(pack_en, 11)
-    bd = BoardDelta(pack_en, letters)
-    val = np.asarray(pack_en.keys.sigma) * 2.5 + 23.0
-    _, _, _, _, _, ov = leave_tables(pack_en, rack, U, bd.delta, val, 50, every=False, opponent=True)
+    U, bd, val, ov = _uniform_terms(pack_en, 11)
     leaves, prior = _all_leaves(U, 2)
     assert abs(prior.sum() - 1) < 1e-12 and len(leaves) > 200
 
@@ -100,10 +107,7 @@ def test_the_mixture_of_a_sample_keeps_what_it_does_not_see(pack_en):
     leave of the sample is part of keep their uniform term; an empty leave, or one the
     unseen tiles cannot hold, is left out; bad weights are refused."""
     spec = pack_en.spec
-    letters, blanks, rack, U = _setup(pack_en, 12)
-    bd = BoardDelta(pack_en, letters)
-    val = np.asarray(pack_en.keys.sigma) * 2.5 + 23.0
-    _, _, _, _, _, ov = leave_tables(pack_en, rack, U, bd.delta, val, 50, every=False, opponent=True)
+    U, bd, val, ov = _uniform_terms(pack_en, 12)
     leaves, prior = _all_leaves(U, 3)
     rng = np.random.default_rng(0)
     pick = rng.choice(len(leaves), 20, replace=False)
