@@ -574,5 +574,6 @@ def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior
 
 
 #: the compiled kernels of this module whose numba cache tells whether a first run compiles
-#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``)
-CACHED_KERNELS = (_leave_kernel2, _mixture_kernel)
+#: (read by the command line's compile notice, ``heuri.apps.cli.kernels_cached``); not the
+#: mixture kernel, which only heuri6 compiles (a second or two, on its first decision)
+CACHED_KERNELS = (_leave_kernel2,)
