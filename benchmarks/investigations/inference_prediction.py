@@ -12,7 +12,8 @@ the board (δ of its septet):
 
 It prints, for each model of the opponent (the leave table heuri6 uses, heuri2, other
 budgets), the mean prediction, the log loss and its paired difference from the uniform draw
-with a standard error; the posterior's ratio to the uniform prediction by the tiles the
+with a standard error, and the posterior's effective number of leaves (1 / Σ π², median over
+the decisions); the posterior's ratio to the uniform prediction by the tiles the
 opponent kept (x2: an exchange of two); and how often heuri6's choice differs from heuri5's
 at the same decisions.
 
@@ -50,11 +51,13 @@ def main(argv=None) -> None:
     leave_model = LeaveModel(pack)
     models = {"leave table, 24 racks (heuri6)": (leave_model, 24, 6.0),
               "leave table, 96 racks": (leave_model, 96, 6.0),
+              "leave table, 200 racks (infer=2)": (leave_model, 200, 6.0),
               "leave table, 24 racks, τ = 3": (leave_model, 24, 3.0),
               "heuri2, 24 racks": (make_evaluator(pack, "heuri2"), 24, 6.0)}
     h5 = make_player("heuri5", pack)
     h6 = make_player("heuri6", pack)
     pred = {name: [] for name in models}
+    ess = {name: [] for name in models}  # the posterior's effective number of leaves, 1 / Σ π²
     uniform, truth = [], []
     ratio = defaultdict(list)
     decisions = changed = 0
@@ -86,6 +89,7 @@ def main(argv=None) -> None:
                                      temperature=tau)
                     q = q0
                     if inf is not None:
+                        ess[name].append(1.0 / float((inf.posterior ** 2).sum()))
                         q = float(opponent_mixture(pack, bd.ix.holding, U, inf.leaves, inf.posterior,
                                                    inf.prior, ov)[d].sum()) / c
                     pred[name].append(q)
@@ -106,12 +110,13 @@ def main(argv=None) -> None:
     base = log_loss(uniform)
     print(f"{args.lang}: {len(y)} decisions, the opponent's rack a bingo that lands at {int(y.sum())} "
           f"({100 * y.mean():.1f} %)")
-    print(f"{'prediction':34s} {'mean':>6s} {'log loss':>9s} {'vs uniform':>18s}")
+    print(f"{'prediction':34s} {'mean':>6s} {'log loss':>9s} {'vs uniform':>18s} {'leaves (1/Σπ²)':>15s}")
     print(f"{'uniform draw':34s} {100 * np.mean(uniform):5.1f}% {base.mean():9.4f}")
     for name, q in pred.items():
         ll = log_loss(q)
         dd = ll - base
-        print(f"{name:34s} {100 * np.mean(q):5.1f}% {ll.mean():9.4f} {dd.mean():+9.4f} ± {dd.std() / np.sqrt(len(dd)):.4f}")
+        print(f"{name:34s} {100 * np.mean(q):5.1f}% {ll.mean():9.4f} {dd.mean():+9.4f} ± {dd.std() / np.sqrt(len(dd)):.4f}"
+              f" {np.median(ess[name]):10.1f} median")
     print("the posterior's prediction over the uniform draw's, by the tiles the opponent kept:")
     for kept in sorted(ratio):
         r = np.array(ratio[kept])
