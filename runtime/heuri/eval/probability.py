@@ -485,22 +485,22 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
 
 
 @njit(cache=True, nogil=True)
-def _mixture_kernel(holding, leaves, coef, runs, val, U, binom, out):
-    """Add coef[j]·Π_x C(U_x − L_x, s_x − L_x)·val[s] to ``out[s]`` for each leave ``L`` =
-    ``leaves[j]`` and each key ``s`` of its bitset ``holding[j]`` (the keys holding L, so
-    s_x ≥ L_x); a key that needs more of a tile than U − L has adds nothing. ``runs``:
-    :func:`key_runs`."""
+def _mixture_kernel(holding, leaves, coef_a, coef_b, runs, U, binom, out_a, out_b):
+    """Add coef_a[j]·Π_x C(U_x − L_x, s_x − L_x) to ``out_a[s]`` and the same product with
+    coef_b[j] to ``out_b[s]``, for each leave ``L`` = ``leaves[j]`` and each key ``s`` of its
+    bitset ``holding[j]`` (the keys holding L, so s_x ≥ L_x), in one walk of the key's runs;
+    a key that needs more of a tile than U − L has adds nothing. ``runs``: :func:`key_runs`."""
     one = np.uint64(1)
     R = runs.shape[1]
     for j in range(leaves.shape[0]):
-        c0 = coef[j]
         for i in range(holding.shape[1]):
             v = holding[j, i]
             while v:
                 b = trailing_zeros(v)
                 v &= v - one
                 k = i * 64 + b
-                a = c0
+                a1 = coef_a[j]
+                a2 = coef_b[j]
                 for r in range(R):
                     y = runs[k, r]
                     if y == 0:  # padding: the key's runs are done
@@ -509,11 +509,14 @@ def _mixture_kernel(holding, leaves, coef, runs, val, U, binom, out):
                     free = U[x] - leaves[j, x]
                     d = (y & 7) - leaves[j, x]
                     if d > free:
-                        a = 0.0
+                        a1 = 0.0
+                        a2 = 0.0
                         break
                     if d > 0:
-                        a *= binom[free, d]
-                out[k] += a * val[k]
+                        a1 *= binom[free, d]
+                        a2 *= binom[free, d]
+                out_a[k] += a1
+                out_b[k] += a2
 
 
 def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray,
@@ -561,12 +564,10 @@ def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior
         return ov.copy()
     scale = np.array([1.0 / comb(N - int(n), R - int(n)) for n in sizes], np.float64)
     bits = np.stack([holding(lv) for lv in leaves])
-    ones = np.ones(len(ov), np.float64)
-    runs = key_runs(pack)
     a = np.zeros(len(ov), np.float64)
     b = np.zeros(len(ov), np.float64)
-    _mixture_kernel(bits, leaves, post / post.sum() * scale, runs, ones, U, BINOM, a)
-    _mixture_kernel(bits, leaves, pri / pri.sum() * scale, runs, ones, U, BINOM, b)
+    _mixture_kernel(bits, leaves, post / post.sum() * scale, pri / pri.sum() * scale, key_runs(pack), U, BINOM,
+                    a, b)
     out = ov.copy()
     seen = b > 0
     out[seen] *= a[seen] / b[seen]
