@@ -143,6 +143,8 @@ def test_heuri6_without_a_posterior_is_heuri5(pack_es):
         np.testing.assert_array_equal(h5.moves, h6.moves)
     with pytest.raises(EvaluatorError, match="samples"):
         make_evaluator(pack_es, "heuri6", samples=0)
+    with pytest.raises(EvaluatorError, match="whole number"):
+        make_evaluator(pack_es, "heuri6", samples=24.5)
     assert spec.rack_size == R
 
 
@@ -179,7 +181,12 @@ def test_heuri6_lanes_term_reads_the_posterior(pack_en):
         assert lanes[i] == pytest.approx(want, rel=1e-9, abs=1e-9)
         checked += 1
     assert checked >= 2
-    # the posterior is for one decision: the next ranking is heuri5's again
+    # the posterior is for one decision, used or not (here the unseen tiles, 5, cannot fill
+    # the opponent's rack, so their term is off): the next ranking is heuri5's again
+    ev.set_opponent_leaves(leaves, post, prior)
+    few = np.zeros_like(U)
+    few[np.flatnonzero(U)[:5]] = 1
+    ev.rank_arrays(letters, blanks, rack, few, 0)
     again = ev.rank_arrays(letters, blanks, rack, U, 60)
     h5 = make_evaluator(pack_en, "heuri5", top=6, prune=False).rank_arrays(letters, blanks, rack, U, 60)
     np.testing.assert_array_equal(again.v, h5.v)

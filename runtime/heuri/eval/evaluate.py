@@ -872,14 +872,15 @@ class Heuri6(Heuri5):
 
     def __init__(self, pack, samples: int = 24, temperature: float = 6.0, **options):
         super().__init__(pack, **options)
-        if not (1 <= samples <= 100000) or not temperature > 0:
-            raise EvaluatorError(f"heuri6: samples must be 1..100000 and temperature > 0, "
+        if not (1 <= samples <= 100000) or samples != int(samples) or not temperature > 0:
+            raise EvaluatorError(f"heuri6: samples must be a whole number 1..100000 and temperature > 0, "
                                  f"got {samples} and {temperature}")
         #: the inference's budget, read by the player that runs it: racks valued (every
         #: leave when there are at most that many) and the model's temperature τ (points)
         self.samples = int(samples)
         self.temperature = float(temperature)
-        self._posterior = None  # (leaves (m, K) int64, weights (m,) float64) or None
+        self._posterior = None  # (leaves (m, K) int64, posterior, prior (m,) float64) or None
+        self._deciding = None  # the posterior of the decision under way
 
     def set_opponent_leaves(self, leaves, posterior, prior=None) -> None:
         """What the opponent kept, for the next decision only: ``leaves`` (m, K) counts (the
@@ -893,8 +894,14 @@ class Heuri6(Heuri5):
         self._posterior = (np.asarray(leaves, np.int64).reshape(len(post), -1), post,
                            np.asarray(prior, np.float64))
 
+    def _values(self, letters, blanks, rack, U, bag_size, moves, lv):
+        # the posterior is this decision's alone, used or not (the opponent's term is off
+        # when the unseen tiles cannot fill their rack)
+        self._deciding, self._posterior = self._posterior, None
+        return super()._values(letters, blanks, rack, U, bag_size, moves, lv)
+
     def _opponent_terms(self, ov, U, bd):
-        post, self._posterior = self._posterior, None
+        post = self._deciding
         if post is None:
             return ov, None
         from .probability import opponent_mixture
