@@ -810,7 +810,9 @@ def add_match_arguments(p) -> None:
     """The arguments of ``heuri match`` (an argparse parser)."""
     p.add_argument("--lang", required=True, help="language pack (es, en, fr, ca, ...): build it with snakemake first")
     p.add_argument("--p1", default=DEFAULT_ENGINE, help=f"first engine (default {DEFAULT_ENGINE}): greedy, heuri1, heuri2, heuri3, "
-                   "heuri4 (and its variants), heuri5, heuriN-noend, heuriN-peg, an evaluator with options as "
+                   "heuri4 (and its variants), heuri5, heuri6 (heuri5 reading what the opponent kept), "
+                   "heuriN-noend, heuriN-peg, heuri-sim@seconds=1,candidates=8,... (the simulation), "
+                   "an evaluator with options as "
                    "NAME@key=value,... (e.g. heuri4@offset=35; heuri4@exact_nodes=300000,wide=0 gives "
                    "the exact endgame step 300,000 nodes and no width-limited step), or an external SIU engine as "
                    "\"siu:<command line>\"")
