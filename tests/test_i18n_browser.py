@@ -222,6 +222,45 @@ def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa
         ctx.close()
 
 
+def test_a_records_warning_is_said_in_the_page_language(server, browser, shots, tmp_path):  # noqa: F811
+    """A record that does not name its language is refused in the page's language; once the
+    language is chosen, the Game view's count of the record's warnings and the first of them
+    (a score the record gives and heuri does not: 8H ENTRAIS is 7 × 2 doubled + 50 = 66) in
+    French, its move in the French federation's coordinates, then in Spanish."""
+    record = tmp_path / "score.gcg"
+    record.write_text("#player1 p1 Un\n#player2 p2 Deux\n>p1: AEINRST 8H ENTRAIS +60 60\n", encoding="utf-8")
+
+    def load(refused=False):
+        pg.set_input_files("#gcg-file", str(record))
+        if refused:
+            pg.wait_for_function("() => document.querySelector('#gcg-file-error').textContent")
+        else:
+            pg.wait_for_selector("#turns tbody tr")
+
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1000})
+    try:
+        pg = _open(ctx, server + "/")
+        pg.click('#tabs button[data-view="game"]')
+        load(refused=True)
+        assert pg.inner_text("#gcg-file-error") == ("score.gcg ne dit pas sa langue (aucun #lexicon ni "
+                                                    "#tile-distribution ne la nomme) : choisissez-la sous Langue.")
+        pg.select_option("#gcg-lang", "fr")
+        pg.click("#gcg-load")  # the same file again: the field does not change
+        pg.wait_for_selector("#turns tbody tr")
+        assert "1 avertissement(s) : ligne 3 : p1 H8 ENTRAIS : noté 60, heuri compte 66."  # FISF in pg.inner_text("#turn-info")
+        _shot(pg, shots, "serve-fr-game-warning.png")
+        with pg.expect_navigation():
+            pg.select_option("#ui-lang", "es")
+        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        pg.click('#tabs button[data-view="game"]')
+        pg.select_option("#gcg-lang", "fr")
+        load()
+        assert "1 aviso(s): línea 3: p1 8H ENTRAIS: anotado 60, heuri cuenta 66." in pg.inner_text("#turn-info")
+        assert [e for e in pg.errors if "status of 400" not in e] == []
+    finally:
+        ctx.close()
+
+
 def test_think_longer_in_three_languages(server, browser, shots):  # noqa: F811
     """"Think longer" on a Spanish position: the race's table under the ranking, its button,
     its columns and its summary in French, then Spanish, then English; a screenshot each."""

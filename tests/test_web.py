@@ -577,6 +577,81 @@ def test_every_page_template_is_translated_and_keeps_its_parts():
             assert set(re.findall(r"\{(\w+)\}", cat[english])) == set(re.findall(r"\{(\w+)\}", english)), (lang, key)
 
 
+def _page_notes() -> dict[str, str]:
+    """The record warnings the page says again in its language: i18n.js's NOTES."""
+    import re
+
+    text = I18N_JS.read_text(encoding="utf-8")
+    start = text.index("const NOTES = {")
+    notes = text[start:text.index("\n  };", start)]
+    return dict(re.findall(r'^\s*"([a-z-]+(?::[a-z-]+)?)": N_\("(.*)"\),$', notes, re.M))
+
+
+def _page_note(parts: dict) -> str:
+    """What i18n.js's heuriNoteText writes for one warning's ``{line, kind, params}`` (in
+    English): the template of ``kind:form`` or ``kind`` filled, after ``line N: ``."""
+    import re
+
+    notes = _page_notes()
+    p = parts["params"]
+    key = next(k for k in ([f"{parts['kind']}:{p['form']}"] if p.get("form") else []) + [parts["kind"]]
+               if k in notes and set(re.findall(r"\{(\w+)\}", notes[k])) <= set(p))
+    said = re.sub(r"\{(\w+)\}", lambda m: str(p[m.group(1)]), notes[key])
+    return f"line {parts['line']}: {said}" if parts["line"] else said
+
+
+EN_PLAYERS = "#player1 p1 Player One\n#player2 p2 Player Two\n"
+
+
+@pytest.mark.parametrize("gcg, said", [
+    ("#note before anything\n#player1 a Sam Smith\n#player2 b Sam Smith\n>a: AEINRST 8H ANTSIER +66 66\n"
+     "#rack2 DEIILTZ\n>b: DEIILTZ N2 DITZIE. +38 38\n",
+     ["The players a and b share the full name Sam Smith.",
+      "line 1: #note before the first move: a note comments on the move before it.",
+      "line 5: #rack2 DEIILTZ stands before the last move (line 6); a #rackN line gives a rack after the last move."]),
+    (EN_PLAYERS + ">p1: QXZAEIO 8G QXZ +56 56\n",
+     ["line 3: 8G QXZ: QXZ not in {lexicon}."]),
+    (EN_PLAYERS + ">p1: AEINRST 8H ANTSIER +66 66\n>p2: DEIILTZ N2 DITZIE. +38 38\n>p2: ZZ (challenge) +5 43\n",
+     ["line 5: The rack field ZZ of the (challenge) line is not a rack the tile set allows here; it is ignored."]),
+    (EN_PLAYERS + ">p1: AEINRSX 8H SNARE +12 12\n>p2: DEIILTX K4 EDIT.IX +30 30\n",
+     ["line 4: The rack DEIILTX and the tiles known on the other rack need X more than the tile set has left off "
+      "the board."]),
+    (EN_PLAYERS + ">p1: AEINRSX 8H SNARE +12 12\n#rack2 DEIILTX\n",
+     ["line 4: #rack2 DEIILTX and the tiles known on the other rack need X more than the tile set has left off "
+      "the board."]),
+    (EN_PLAYERS + "".join(f">p{i % 2 + 1}: ABCDEFG - +0 0\n" for i in range(6))
+     + ">p1: ABCDEFG (ABCDEFG) -16 -16\n>p2: ABC (ABD) -6 -6\n",
+     ["line 10: End-of-game line: the tiles in parentheses (ABD) differ from the rack ABC; scored on (ABD)."]),
+    (EN_PLAYERS + ">p1: AEINRST 8H ANTSIER +60 60\n",
+     ["line 3: p1 8H ANTSIER: recorded 60, heuri scores 66."]),
+])
+def test_a_records_warnings_carry_their_parts(client, gcg, said):
+    """The Game view answers each warning's kind and parts beside the English sentence, and
+    the page's template filled from them says the same thing (i18n.js's heuriNoteText)."""
+    d = client.post("/api/game", json={"gcg": gcg, "lang": "en"}).json()
+    assert len(d["warning_parts"]) == len(d["warnings"]), d
+    lexicon = d["lexicon"]
+    assert [_page_note(p) for p in d["warning_parts"]] == [s.format(lexicon=lexicon) for s in said]
+
+
+def test_every_warning_kind_of_a_record_has_a_page_template():
+    """Each kind of Note the record reader writes (heuri.formats.gcg) is said again by the page,
+    and the catalogues translate each template with the same parts."""
+    import re
+
+    from heuri.apps.i18n import messages
+
+    source = (Path(__file__).parent.parent / "runtime" / "heuri" / "formats" / "gcg.py").read_text(encoding="utf-8")
+    kinds = set(re.findall(r'"(gcg-[a-z-]+)"', source))
+    notes = _page_notes()
+    assert len(kinds) == 8 and all(k in notes or any(n.startswith(k + ":") for n in notes) for k in kinds), kinds
+    for lang in ("es", "fr"):
+        cat = messages(lang)
+        for english in list(notes.values()) + ["line {line}: {text}"]:
+            assert english in cat and cat[english] != english, (lang, english)
+            assert set(re.findall(r"\{(\w+)\}", cat[english])) == set(re.findall(r"\{(\w+)\}", english))
+
+
 def test_a_warning_names_the_lexicons_for_the_page(client):
     d = client.post("/api/position", json={"cgp": OPENING + " lex FILE2017;"}).json()
     assert d["warning"] and d["warning_params"]["named"] == "FILE2017" and d["warning_params"]["pack"] == "es"

@@ -40,6 +40,28 @@ class KindedError(HeuriError):
         self.params = params
 
 
+class Note(str):
+    """A warning's text (a ``str``, equal to its English message) with a machine-readable
+    ``kind`` and ``params``, as :class:`KindedError` carries them, for what is not an error:
+    a record that bends a rule, a word outside the list. An interface says it again in its
+    own language from the kind and the parts (the web board's catalogue); every other use
+    reads it as the English sentence.
+
+    >>> n = Note("line 3: QXZ not in CSW21", "gcg-off-list", move="8G QXZ", words="QXZ")
+    >>> n == "line 3: QXZ not in CSW21", n.kind, n.params["move"]
+    (True, 'gcg-off-list', '8G QXZ')
+    """
+
+    kind: str
+    params: dict
+
+    def __new__(cls, message: str, kind: str = "note", **params):
+        self = super().__new__(cls, message)
+        self.kind = kind
+        self.params = params
+        return self
+
+
 class MoveError(KindedError):
     """A move's text does not parse (``kind`` "malformed-play", "malformed-rack",
     "bad-coordinate") or a move is illegal on a board or in a position (``kind``

@@ -54,7 +54,7 @@ import numpy as np
 
 from ..core.board import Board
 from ..core.cgp import guess_language_from_names
-from ..core.errors import GcgError, MoveError
+from ..core.errors import GcgError, MoveError, Note
 from ..core.game import rack_value, tile_ids
 from ..core.move import Exchange, Move, Placement, format_rack, parse_rack
 from ..core.tiletext import is_tile_text
@@ -304,8 +304,8 @@ def read_gcg(source: str | bytes | os.PathLike, path: str | None = None) -> GcgG
             if name == "note":
                 note = game.items[-1]
                 if first_event is None:
-                    game.warnings.append((no, "#note before the first move: a note comments on the move "
-                                              "before it"))
+                    game.warnings.append((no, Note("#note before the first move: a note comments on the move "
+                                                   "before it", "gcg-early-note")))
             continue
         if not line.startswith(">"):
             raise GcgError(f"{line[:40]!r}: expected a pragma ('#...') or an event ('>nick: ...')",
@@ -328,14 +328,16 @@ def _read_warnings(game: GcgGame) -> None:
             continue
         nick, full = p
         if full in names:
-            game.warnings.append((0, f"players {names[full]!r} and {nick!r} share the full name {full!r}"))
+            game.warnings.append((0, Note(f"players {names[full]!r} and {nick!r} share the full name {full!r}",
+                                          "gcg-shared-name", first=names[full], second=nick, name=full)))
         names.setdefault(full, nick)
     events = game.events
     last = events[-1].line if events else 0
     for p in game.pragmas:
         if _is_rack_pragma(p.name) and p.line < last:
-            game.warnings.append((p.line, f"#{p.name} {p.value} stands before the last move (line {last}); "
-                                          f"a #rackN line gives a rack after the last move"))
+            game.warnings.append((p.line, Note(f"#{p.name} {p.value} stands before the last move (line {last}); "
+                                               f"a #rackN line gives a rack after the last move",
+                                               "gcg-early-rack", pragma=f"#{p.name}", rack=p.value, last=last)))
     game.warnings.sort(key=lambda w: w[0])
 
 
@@ -492,7 +494,9 @@ class ReplayStep:
 @dataclass
 class Replay:
     """Result of :func:`replay`: ``steps`` (one per event), ``mismatches``,
-    ``warnings`` (``(line, message)``: unknown words, rules the record bends), ``off_list``
+    ``warnings`` (``(line, message)``: unknown words, rules the record bends; the message a
+    :class:`heuri.core.errors.Note`, whose kind ``gcg-…`` and parts let an interface say it
+    in its own language), ``off_list``
     (``(line, move, [words])`` of each play forming words outside ``words``), ``over``
     (the game ended), ``complete`` (it ended and every end-of-game line is present),
     ``end_rule`` used."""
@@ -605,8 +609,9 @@ class Replayer:
             # The rack field of a challenge-bonus or time-penalty line is informational (no
             # tiles move); writers put a placeholder there (Macondo: UNKNOWN). Never stop on it.
             if ev.rack.upper() != "UNKNOWN" and ((rack - self.pool) > 0).any():
-                self.result.warnings.append((ev.line, f"rack field {ev.rack!r} of the {ev.body()} line is not a "
-                                                      f"rack the tile set allows here; ignored"))
+                self.result.warnings.append((ev.line, Note(f"rack field {ev.rack!r} of the {ev.body()} line is not "
+                                                           f"a rack the tile set allows here; ignored",
+                                                           "gcg-bad-rack-field", rack=ev.rack, event=ev.body())))
             rack = None
         handler = self.pass_ if ev.kind == "pass" else getattr(self, ev.kind)
         eng, note, formed = handler(ev, rack)
@@ -655,8 +660,12 @@ class Replayer:
         over_ = total - self.pool
         if (over_ > 0).any():
             extra = format_rack(tile_ids(np.maximum(over_, 0)), self.spec)
-            self.result.warnings.append((line, f"{what} and the tiles known on the other rack need {extra} more "
-                                               f"than the tile set has left off the board"))
+            # what: "rack TILES" (a move's rack field) or "#rackN TILES" (a pragma)
+            source, _, tiles = what.partition(" ")
+            self.result.warnings.append((line, Note(f"{what} and the tiles known on the other rack need {extra} "
+                                                    f"more than the tile set has left off the board",
+                                                    "gcg-over-pool", form="rack" if source == "rack" else "pragma",
+                                                    pragma=source, rack=tiles, tiles=extra)))
 
     def recorded(self, ev: GcgEvent, rack) -> None:
         """The recorded running total: the previous total plus the recorded score; the
@@ -711,7 +720,9 @@ class Replayer:
             unknown = [w for w in formed if w not in self.words]
             if unknown:
                 self.result.off_list.append((ev.line, ev.move, unknown))
-                self.result.warnings.append((ev.line, f"{ev.move}: {', '.join(unknown)} not in {self.spec.lexicon}"))
+                self.result.warnings.append((ev.line, Note(f"{ev.move}: {', '.join(unknown)} not in {self.spec.lexicon}",
+                                                           "gcg-off-list", move=ev.move, words=", ".join(unknown),
+                                                           lexicon=self.spec.lexicon)))
         snap = (self.board, self.pool.copy(), list(self.sizes), self.bag, self.scoreless, self.over,
                 self.out_player, set(self.pending), list(self.known))
         self.last = (ev, snap, eng)
@@ -749,8 +760,10 @@ class Replayer:
         self.known[ev.player] = (rack - mv.rack_counts(spec) if rack is not None and mv.tiles is not None
                                  else None)
         if self.bag < spec.exchange_min_bag or mv.count > self.bag:
-            self.result.warnings.append((ev.line, f"exchange {ev.move} with about {self.bag} tiles in the bag "
-                                                  f"(rule: at least {spec.exchange_min_bag}, never more than the bag)"))
+            self.result.warnings.append((ev.line, Note(f"exchange {ev.move} with about {self.bag} tiles in the bag "
+                                                       f"(rule: at least {spec.exchange_min_bag}, never more than "
+                                                       f"the bag)", "gcg-exchange-rule", move=ev.move, bag=self.bag,
+                                                       need=spec.exchange_min_bag)))
         self.scoreless += 1
         return 0, "", []
 
@@ -840,8 +853,9 @@ class Replayer:
         tiles = self.counts(ev.move, ev, "end-of-game rack")
         self.in_pool(tiles, ev, f"end-of-game rack ({ev.move})")
         if rack is not None and not np.array_equal(rack, tiles):
-            self.result.warnings.append((ev.line, f"end-of-game line: the tiles in parentheses ({ev.move}) "
-                                                  f"differ from the rack {ev.rack}; scored on ({ev.move})"))
+            self.result.warnings.append((ev.line, Note(f"end-of-game line: the tiles in parentheses ({ev.move}) "
+                                                       f"differ from the rack {ev.rack}; scored on ({ev.move})",
+                                                       "gcg-end-rack", tiles=ev.move, rack=ev.rack)))
         self.pending.discard(("end_penalty", ev.player))
         return -rack_value(self.spec, tiles), "", []
 

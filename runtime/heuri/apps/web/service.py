@@ -63,7 +63,7 @@ from pathlib import Path
 import numpy as np
 
 from ...eval.engines import DEFAULT_ENGINE, FRONT_END_ENGINES
-from ...core.errors import HeuriError, KindedError, MoveError
+from ...core.errors import HeuriError, KindedError, MoveError, Note
 
 #: the most events (lines with ">") a GCG record may have: a real game has 20-60 (an analysis
 #: takes about 50 ms of CPU a turn, so 300 is about 15 s); more is
@@ -815,7 +815,8 @@ class Service:
     def game(self, req: dict) -> dict:
         """``{gcg (text) | path, lang, lexicon, analyze, engine, analysis}`` → the record turn
         by turn: ``{lang, lexicon, record_lexicon, off_list, players, final, warnings,
-        analysed, turns: [...]}`` (``lexicon``: the word list that answered, the record's
+        warning_parts, analysed, turns: [...]}`` (``warning_parts``: for each warning its
+        ``{line, kind, params}``, or None, for the page to say it in its language; ``lexicon``: the word list that answered, the record's
         ``#lexicon`` when its pack is built, else ``lexicon`` or the language's default;
         ``off_list``: how many plays form words it does not hold); each turn ``{n, line,
         nick, seat, kind, rack, move, score, total, svg, cgp, off_list, off_words}`` (the
@@ -848,8 +849,8 @@ class Service:
                            "too-many-moves")
         lang = lang or game.guess_language()
         if not lang:
-            raise HeuriError(f"{name}: cannot tell the language (no #lexicon or #tile-distribution that names "
-                             f"it); choose one")
+            raise KindedError(f"{name}: cannot tell the language (no #lexicon or #tile-distribution that names "
+                              f"it); choose one", "unknown-language", name=name)
         pack = self.pack({"lang": lang, "lexicon": req.get("lexicon")}, record_lexicon=game.lexicon)
         spec = pack.spec
         from ...core.cgp import named_lexicon_warning, other_lexicon
@@ -865,6 +866,7 @@ class Service:
                 g = an.analyze(game, lang=spec.code, game_id=Path(name).stem, pack=pack)
             out["engine"] = engine
             out["warnings"] = [f"line {ln}: {msg}" if ln else msg for ln, msg in g.warnings]
+            out["warning_parts"] = [_note_parts(ln, msg) for ln, msg in g.warnings]
             out["final"] = list(g.final)
             out["off_list"] = g.off_list
             keep = ANALYSIS_KEYS + ("off_list", "off_words")
@@ -912,6 +914,10 @@ class Service:
         out["off_list"] = len(r.off_list)
         out["warnings"] = ([other] if other else []) + [f"line {ln}: {msg}" for ln, msg in r.warnings] + [
             f"line {m.line}: {m.nick} {m.event}: recorded {m.recorded_score}, the engine scores {m.engine_score}"
+            for m in r.mismatches]
+        out["warning_parts"] = ([None] if other else []) + [_note_parts(ln, msg) for ln, msg in r.warnings] + [
+            {"line": m.line, "kind": "gcg-score", "params": {"nick": m.nick, "move": m.event,
+                                                             "recorded": m.recorded_score, "engine": m.engine_score}}
             for m in r.mismatches]
         out["final"] = list(r.steps[-1].recorded_totals) if r.steps else [0] * len(game.players)
         out["turns"] = turns
@@ -1263,6 +1269,14 @@ def _lanes(pack, board) -> dict:
             if board.letters[rr, cc] < 0:
                 sq.add((rr, cc))
     return {"lanes": [list(x) for x in lanes], "lane_squares": sorted([list(x) for x in sq])}
+
+
+def _note_parts(line: int, msg) -> dict | None:
+    """A record's warning as the page says it again: ``{line, kind, params}`` of a
+    :class:`heuri.core.errors.Note`, None for a plain message (the page shows it as it is)."""
+    if not isinstance(msg, Note):
+        return None
+    return {"line": int(line), "kind": msg.kind, "params": dict(msg.params)}
 
 
 def _cgp_before(board, rack: str, spec, totals, seat: int, scoreless: int) -> str:

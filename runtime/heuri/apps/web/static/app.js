@@ -78,7 +78,7 @@ async function init() {
   const ls = $("#lang"), gl = $("#gcg-lang");
   for (const l of S.info.langs) {
     ls.append(el("option", { value: l.code }, `${langName(l.code, l.name)} (${l.code})`));
-    gl.append(el("option", { value: l.code }, l.code));
+    gl.append(el("option", { value: l.code }, `${langName(l.code, l.name)} (${l.code})`));
   }
   for (const e of S.info.engines) $("#engine").append(el("option", { value: e }, e));
   if (!S.info.records) {  // the server reads no files: uploads only (heuri serve --records DIR opens a folder)
@@ -494,7 +494,7 @@ function showTurn(i) {
     // the first warning is the record's other lexicon when there is one: said in the page's language
     const first = g.lexicon_warning
       ? window.t("The record names the lexicon {named}; heuri's {pack} pack answers with another word list: {words}.", g.lexicon_warning)
-      : g.warnings[0];
+      : window.heuriNoteText((g.warning_parts || [])[0], g.warnings[0]);
     txt += " · " + window.t("{n} warning(s): {first}", { n: g.warnings.length, first });
   }
   $("#turn-info").textContent = txt;

@@ -129,6 +129,7 @@
     "bad-name:control": N_("A name holds letters, digits and spaces."),
     "bad-name:empty": N_("A name needs at least one letter or digit."),
     "late": N_("handed in {seconds} s after the time; a late move is not taken"),
+    "unknown-language": N_("{name} does not say its language (no #lexicon or #tile-distribution names it): choose it under Language."),
     "gcg:line": N_("The record cannot be read (line {line}): {detail}"),
     "gcg:file": N_("The record cannot be read: {detail}"),
     "busy": N_("heuri is already thinking about a position; ask again when it has answered."),
@@ -149,6 +150,37 @@
       (ERRORS[k].match(/\{(\w+)\}/g) || []).every((m) => m.slice(1, -1) in p);
     const key = keys.find(has);
     return key ? window.t(ERRORS[key], p) : d.error || "";
+  };
+
+  // A record's warnings (heuri.errors.Note: a kind and its parts), said again in the page's
+  // language; the parts are the record's own text (moves, racks, names) and numbers.
+  const NOTES = {
+    "gcg-early-note": N_("#note before the first move: a note comments on the move before it."),
+    "gcg-shared-name": N_("The players {first} and {second} share the full name {name}."),
+    "gcg-early-rack": N_("{pragma} {rack} stands before the last move (line {last}); a #rackN line gives a rack after the last move."),
+    "gcg-bad-rack-field": N_("The rack field {rack} of the {event} line is not a rack the tile set allows here; it is ignored."),
+    "gcg-over-pool:rack": N_("The rack {rack} and the tiles known on the other rack need {tiles} more than the tile set has left off the board."),
+    "gcg-over-pool:pragma": N_("{pragma} {rack} and the tiles known on the other rack need {tiles} more than the tile set has left off the board."),
+    "gcg-off-list": N_("{move}: {words} not in {lexicon}."),
+    "gcg-exchange-rule": N_("Exchange {move} with about {bag} tiles in the bag (the rule: at least {need}, never more than the bag)."),
+    "gcg-end-rack": N_("End-of-game line: the tiles in parentheses ({tiles}) differ from the rack {rack}; scored on ({tiles})."),
+    "gcg-score": N_("{nick} {move}: recorded {recorded}, heuri scores {engine}."),
+  };
+
+  // A record's warning in the page's language: ``parts`` {line, kind, params} (null: the
+  // server's English ``text`` as it comes), the first template of kind:form or kind whose
+  // every part is there.
+  window.heuriNoteText = function (parts, text) {
+    if (!parts) return text || "";
+    const p = Object.assign({}, parts.params || {});
+    // the record writes standard coordinates (8H WORD): said in the page's setting
+    if (p.move && window.heuriCoords) p.move = window.heuriCoords.show(p.move);
+    const has = (k) => Object.prototype.hasOwnProperty.call(NOTES, k) &&
+      (NOTES[k].match(/\{(\w+)\}/g) || []).every((m) => m.slice(1, -1) in p);
+    const key = [p.form ? `${parts.kind}:${p.form}` : null, parts.kind].find((k) => k && has(k));
+    if (!key) return text || "";
+    const said = window.t(NOTES[key], p);
+    return parts.line ? window.t("line {line}: {text}", { line: parts.line, text: said }) : said;
   };
 
   // An answer's warning (the position names another lexicon) in the page's language.
