@@ -38,11 +38,12 @@ RUNNERS = {
 assert list(RUNNERS) == [step.name for step in PACK_STEPS], "pipeline.build.RUNNERS must follow PACK_STEPS"
 
 
-def build_pack(spec_file: Path, outdir: Path, wordlist: Path | None = None) -> dict:
+def build_pack(spec_file: Path, outdir: Path, wordlist: Path | None = None, lexicon: bool = False) -> dict:
     """Run every step of :data:`heuri.core.pack.PACK_STEPS` for one language into ``outdir``;
     returns the manifest. A Hunspell spec (``[wordlist] source = "hunspell"``) is first
     expanded into ``outdir/hunspell/`` (pipeline/hunspell.py). ``wordlist``: a list to read
-    instead of the spec's own source (a lexicon file's words, pipeline/import_lexicon.py).
+    instead of the spec's own source; ``lexicon``: that list is a lexicon file's words
+    (pipeline/import_lexicon.py), kept whole (:func:`pipeline.words.build_words`).
 
     Raises WordListError for a spec with no bundled word list (``source = "import"``) and
     no ``wordlist``."""
@@ -66,6 +67,10 @@ def build_pack(spec_file: Path, outdir: Path, wordlist: Path | None = None) -> d
         expand(spec_file, wordlist, outdir / "hunspell" / "report.json")
     manifest = None
     for step in PACK_STEPS:
+        if step.name == "words" and lexicon:
+            # a federation's lexicon is the authority on its words: no open-list filter
+            build_words(spec_file, outdir / "words.parquet", outdir / "rejects.json", wordlist, lexicon=True)
+            continue
         manifest = RUNNERS[step.name](spec_file, outdir, wordlist)
     return manifest
 

@@ -7,8 +7,9 @@ its lexicon: ``<build>/<lang>-<NAME>/``, beside the default packs.
 The file is read first (pipeline/lexicon_file.py: a truncated or corrupt file is an error
 naming the file and the byte offset, and nothing is built); its words are written to
 ``source/words.txt.gz`` in the pack and built by the same steps as every pack
-(pipeline/build.py, with the language's spec). The pack is built in a hidden folder and
-moved into place only when complete.
+(pipeline/build.py, with the language's spec), every word the file spells kept: the
+spec's filters for open lists (``short_without_vowel``) do not apply to a lexicon. The pack
+is built in a hidden folder and moved into place only when complete.
 
 The manifest records the lexicon: ``lexicon`` (its name) and ``lexicon_file`` (the name,
 format, the file's path, size and SHA-256, the entries read, the count a DAWG header
@@ -30,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+from heuri.core.pack import dropped_lexicon_words
 from heuri.errors import PackError, WordListError
 from heuri.spec import load_spec, spec_path
 
@@ -96,12 +98,18 @@ def import_lexicon(source: Path, lang: str, name: str | None = None, fmt: str | 
             continue
         same = m["lexicon_file"].get("sha256") == sha and m.get("language") == spec.code
         if same and folder.resolve() == target.resolve():
-            return folder, m, False
+            if not dropped_lexicon_words(m):
+                return folder, m, False
+            stale = folder  # built before lexicons were kept whole: built again, then replaced
+            break
         raise PackError(f"lexicon {name}: already built at {folder} from {m['lexicon_file'].get('file')} "
                         f"(sha256 {m['lexicon_file'].get('sha256', '')[:12]}, language {m.get('language')}); "
                         f"this file (sha256 {sha[:12]}, language {spec.code}) is another: give it another --name, "
                         f"or delete {folder} first")
-    if target.exists() and not (target.is_dir() and not any(target.iterdir())):  # Snakemake makes it empty
+    else:
+        stale = None
+    # (Snakemake makes the target folder, empty, before the rule runs)
+    if stale is None and target.exists() and not (target.is_dir() and not any(target.iterdir())):
         raise PackError(f"{target}: exists but is not the pack of lexicon {name} (no manifest with that "
                         f"lexicon); move it away or delete it first")
     say = log or (lambda msg: None)
@@ -126,7 +134,7 @@ def import_lexicon(source: Path, lang: str, name: str | None = None, fmt: str | 
         wordlist = tmp / "source" / "words.txt.gz"
         with gzip.open(wordlist, "wt", encoding="utf-8", compresslevel=6) as f:
             f.write("\n".join(entries) + "\n")
-        manifest = build_pack(spec_file, tmp, wordlist=wordlist)
+        manifest = build_pack(spec_file, tmp, wordlist=wordlist, lexicon=True)
         manifest["lexicon"] = name
         manifest["lexicon_file"] = {
             "name": name, "format": info["format"], "file": str(source.resolve()), "bytes": source.stat().st_size,
@@ -136,9 +144,15 @@ def import_lexicon(source: Path, lang: str, name: str | None = None, fmt: str | 
         manifest["inputs"] = {"spec": manifest["inputs"]["spec"],
                               "wordlist": {"file": "source/words.txt.gz", "sha256": sha256_file(wordlist)}}
         write_json(manifest, tmp / "manifest.json")
-        if target.is_dir():
+        old = None
+        if stale is not None:  # the same file's pack, built with words left out: set aside, then removed
+            old = build / f".{target.name}.replaced-{os.getpid()}"
+            os.rename(stale, old)
+        elif target.is_dir():
             target.rmdir()  # empty (checked above)
         os.rename(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -107,16 +107,21 @@ def _first_examples(rejects: dict) -> list[str]:
     return [e for k, v in rejects.items() if k != "input" for e in v["examples"]][:5]
 
 
-def build_words(spec_file: Path, out_words: Path, out_rejects: Path, wordlist: Path | None = None) -> int:
+def build_words(spec_file: Path, out_words: Path, out_rejects: Path, wordlist: Path | None = None,
+                lexicon: bool = False) -> int:
     """Pipeline step: spec + word list → words.parquet, rejects.json. Returns words kept.
 
     ``wordlist``: the list to read (default the spec's ``[wordlist] file``; for a Hunspell
-    spec, the list pipeline/hunspell.py expanded). Raises WordListError naming the list and
-    the spec's ``[tiles]`` when no entry can be spelled with the tiles."""
+    spec, the list pipeline/hunspell.py expanded). ``lexicon``: the list is a lexicon's
+    (a federation's file, pipeline/import_lexicon.py): every word it spells is kept, and the
+    spec's filters for open lists (``short_without_vowel``) do not apply. Raises
+    WordListError naming the list and the spec's ``[tiles]`` when no entry can be spelled
+    with the tiles."""
     spec = load_spec(spec_file)
     path = wordlist if wordlist is not None else spec.path / spec.wordlist_file
     entries = read_wordlist(path)
-    words, tiles, rejects = normalise_words(spec, entries, short_without_vowel_rule(spec_file))
+    rule = (0, "") if lexicon else short_without_vowel_rule(spec_file)
+    words, tiles, rejects = normalise_words(spec, entries, rule)
     if not words:
         counts = ", ".join(f"{k} {v['count']}" for k, v in rejects.items() if k != "input" and v["count"])
         raise WordListError(f"{path}: no entry can be spelled with the tiles of {spec_file} [tiles] letters "

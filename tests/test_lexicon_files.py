@@ -402,3 +402,32 @@ def test_federation_kwg_words_equal_an_independent_decoding(name):
         words = pq.read_table(hit[0] / "words.parquet").column("word").to_pylist()
         assert hit[1]["lexicon_file"]["sha256"] == hashlib.sha256(raw).hexdigest()
         assert len(words) == len(independent) and sha_of(words) == sha_of(independent)
+
+
+def test_a_lexicon_keeps_the_words_an_open_list_filter_drops(tmp_path):
+    """French's spec drops two-letter entries without a vowel from open lists (abbreviations
+    such as KG); a federation's lexicon is the authority on its words: FRA20 holds VS, so an
+    imported lexicon keeps every word it spells."""
+    f = tmp_path / "FRTEST.txt"
+    f.write_text("VS\nKG\nAS\nRATE\nETAIS\n", encoding="utf-8")
+    target, manifest, built = import_lexicon(f, "fr", build=tmp_path / "build")
+    words = pq.read_table(target / "words.parquet").column("word").to_pylist()
+    assert built and words == ["AS", "ETAIS", "KG", "RATE", "VS"]
+    assert manifest["rejected"]["short_without_vowel"]["count"] == 0
+    assert load_spec("fr").path.joinpath("spec.toml").read_text(encoding="utf-8").count("short_without_vowel") == 1
+    # a pack of the same file built when the filter applied (its manifest counts VS refused):
+    # stale when loaded, built again (whole) by importing the file again
+    from heuri.core.pack import load_pack
+
+    m = json.loads((target / "manifest.json").read_text(encoding="utf-8"))
+    m["rejected"]["short_without_vowel"] = {"count": 1, "examples": ["VS"]}
+    (target / "manifest.json").write_text(json.dumps(m), encoding="utf-8")
+    with pytest.raises(PackError, match=r"stale fr pack of lexicon FRTEST: an open-list filter dropped 1 of the "
+                                        r"file's words .*\(e\.g\. VS\); import it again: heuri lexicon import .*FRTEST\.txt "
+                                        r"--lang fr"):
+        load_pack(target)
+    again, m2, built = import_lexicon(f, "fr", build=tmp_path / "build")
+    assert again == target and built and m2["rejected"]["short_without_vowel"]["count"] == 0
+    pack = load_pack(target)
+    assert all(w in pack.words for w in ("VS", "KG", "RATE")) and "ZZ" not in pack.words
+    assert sorted(p.name for p in (tmp_path / "build").iterdir()) == ["fr-FRTEST"]

@@ -373,6 +373,12 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True, lexicon: str | 
         if manifest.get("pack_format") != PACK_FORMAT:
             raise PackError(f"{root}: stale {code} pack (format {manifest.get('pack_format')}, "
                             f"this heuri reads {PACK_FORMAT}); {_build_hint(code)}")
+        dropped = dropped_lexicon_words(manifest)
+        if dropped:
+            raise PackError(f"{root}: stale {code} pack of lexicon {manifest.get('lexicon')}: an open-list filter "
+                            f"dropped {dropped} of the file's words when it was built (e.g. "
+                            f"{', '.join(manifest['rejected']['short_without_vowel']['examples'][:3])}); import it "
+                            f"again: heuri lexicon import {manifest['lexicon_file'].get('file', 'FILE')} --lang {code}")
         # A pack in <checkout>/build/<lang> was built from <checkout>/lexicons/<lang>: the
         # checkout of the build folder in use (--build, $HEURI_BUILD), not necessarily the
         # one heuri is installed from; a build folder with no lexicons/ beside it is
@@ -389,6 +395,14 @@ def load_pack(lang: str | os.PathLike, check_fresh: bool = True, lexicon: str | 
                     raise PackError(f"{root}: stale {code} pack: {path} changed since it was built; "
                                     f"{_build_hint(code)}")
     return LanguagePack(spec, root, manifest)
+
+
+def dropped_lexicon_words(manifest: dict) -> int:
+    """How many of a lexicon file's words an open-list filter (``short_without_vowel``) left
+    out of an imported pack (an import before lexicons were kept whole); 0 for any other pack."""
+    if "lexicon_file" not in manifest:
+        return 0
+    return int(manifest.get("rejected", {}).get("short_without_vowel", {}).get("count", 0))
 
 
 def list_packs() -> list[dict[str, Any]]:
