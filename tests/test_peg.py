@@ -95,3 +95,55 @@ def test_candidates_have_no_repeats_whatever_the_padding(pack_es):
     assert [_record_key(x) for x in a] == [_record_key(x) for x in b]
     texts = [Move.from_record(r, pack_es.spec).gcg(pack_es.spec) for r in PegSearch(pack_es, max_bag=1).candidates(pos)]
     assert len(texts) == len(set(texts))
+
+
+def test_an_inferred_leave_weighs_the_bags_tile(pack_es):
+    """With every leave the opponent could have kept enumerated (prior: the hypergeometric
+    draw) and the posterior sure of one leave L0, the bag's tile is one of the unseen tiles
+    outside L0, each as often as it is there; a posterior equal to the prior changes nothing."""
+    from types import SimpleNamespace
+
+    from heuri.search.peg import draw_ratios
+
+    spec = pack_es.spec
+    pos = Position.from_cgp(ONE_IN_BAG, spec)
+    U = pos.unseen()
+    ids = np.repeat(np.arange(len(U)), U)
+    leaves, ways = zip(*sub_multisets(U, 6))
+    leaves = np.array(leaves)
+    prior = np.array(ways, np.float64) / sum(ways)
+    L0 = U.copy()
+    L0[ids[0]] -= 1
+    L0[ids[-1]] -= 1  # they kept all but two of the unseen tiles
+    sure = np.array([float(np.array_equal(L, L0)) for L in leaves])
+    assert sure.sum() == 1
+    # the ratio times the uniform chance of each one-tile draw is its chance given L0
+    draws = [d for d, _ in sub_multisets(U, 1)]
+    r = draw_ratios(U, draws, leaves, sure, prior)
+    rest = U - L0
+    assert [x * d @ U / U.sum() for x, d in zip(r, draws)] == pytest.approx([d @ rest / rest.sum() for d in draws])
+    assert draw_ratios(U, draws, leaves, prior, prior) == pytest.approx(np.ones(len(draws)))
+
+    ps = PegSearch(pack_es, top=3, empty_top=2)
+    plain = ps.search(pos)
+    same = ps.search(pos, inference=SimpleNamespace(leaves=leaves, posterior=prior, prior=prior))
+    assert [a.move for a in same.rows] == [a.move for a in plain.rows]
+    assert [a.spread for a in same.rows] == pytest.approx([a.spread for a in plain.rows])
+    told = ps.search(pos, inference=SimpleNamespace(leaves=leaves, posterior=sure, prior=prior))
+    row = next(r for r in told.rows if r.method.startswith("endgame"))
+    mv = row.move
+    solver = EndgameSearch(pack_es, **ps.limits)
+    spread0 = pos.scores[0] - pos.scores[1]
+    finals = {}
+    for t in np.flatnonzero(rest):
+        d = np.zeros_like(U)
+        d[t] = 1
+        me = pos.rack - mv.rack_counts(spec) + d
+        p2 = dataclasses.replace(pos, board=pos.board.play(mv), racks=(me, U - d), bag=np.zeros_like(U),
+                                 to_move=1, hidden=(0, 0), scoreless=0)
+        finals[t] = spread0 + pos.board.score(mv) - solver.search(p2).value
+    assert row.draws_n == len(finals)
+    assert row.spread == pytest.approx(sum(rest[t] * f for t, f in finals.items()) / rest.sum())
+    assert row.wins == pytest.approx(sum(rest[t] * (f > 0) for t, f in finals.items()) / rest.sum())
+    with pytest.raises(PegError, match="draw weights: 3 leaves with 2 posterior"):
+        draw_ratios(U, draws, leaves[:3], sure[:2], prior[:3])

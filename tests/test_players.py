@@ -12,7 +12,7 @@ from heuri.players import ENGINES, EngineError, GreedyPlayer, Player, check_engi
 def test_registry_names_and_errors():
     assert set(ENGINES) == {"greedy", "heuri1", "heuri2", "heuri3", "heuri1-noend", "heuri2-noend",
                             "heuri3-noend", "heuri4-noend", "heuri3-peg", "heuri4", "heuri4-leave", "heuri4-opp",
-                            "heuri4-offset", "heuri4-lanes", "heuri4-peg", "heuri5", "heuri5-noend", "heuri5-peg", "heuri6", "heuri6-noend"}
+                            "heuri4-offset", "heuri4-lanes", "heuri4-peg", "heuri5", "heuri5-noend", "heuri5-peg", "heuri6", "heuri6-noend", "heuri6-peg"}
     with pytest.raises(EngineError, match="unknown engine 'quackle'; choose one of greedy, heuri1"):
         check_engine("quackle")
 

@@ -48,7 +48,7 @@ def _variants() -> dict[str, Engine]:
     for ev in ("heuri1", "heuri2", "heuri3", "heuri4", "heuri5", "heuri6"):
         out[ev] = Engine(ev)
         out[f"{ev}-noend"] = Engine(ev, endgame=False)
-    for ev in ("heuri3", "heuri4", "heuri5"):
+    for ev in ("heuri3", "heuri4", "heuri5", "heuri6"):
         out[f"{ev}-peg"] = Engine(ev, peg=True)
     # the heuri4 family's single terms (heuri.eval.evaluate.Heuri4's docstring)
     out["heuri4-leave"] = Engine("heuri4", {"opponent": 0.0, "offset": 0.0})

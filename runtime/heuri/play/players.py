@@ -24,6 +24,7 @@ Names (``heuri match --p1 NAME``):
 - ``heuri6``: heuri5 whose opponent's lanes term draws their rack from what they likely kept,
   inferred from the move the player was told of (:meth:`EvaluatorPlayer.observe`,
   :class:`heuri.eval.evaluate.Heuri6`); ``heuri6-noend`` without the endgame search;
+  ``heuri6-peg`` with the pre-endgame search, whose draws are weighted by the same inference;
 - ``NAME@key=value,...``: an evaluator engine with keyword options of its evaluator class
   (:func:`parse_engine`; e.g. ``heuri4@offset=35`` values a bingo 35 points above an
   ordinary move instead of 27), and for the engines that search the endgame the search's
@@ -40,7 +41,7 @@ position gives the same move.
 >>> check_engine("heuri3-noend")
 'heuri3-noend'
 >>> sorted(ENGINES)
-['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg', 'heuri6', 'heuri6-noend']
+['greedy', 'heuri1', 'heuri1-noend', 'heuri2', 'heuri2-noend', 'heuri3', 'heuri3-noend', 'heuri3-peg', 'heuri4', 'heuri4-lanes', 'heuri4-leave', 'heuri4-noend', 'heuri4-offset', 'heuri4-opp', 'heuri4-peg', 'heuri5', 'heuri5-noend', 'heuri5-peg', 'heuri6', 'heuri6-noend', 'heuri6-peg']
 """
 from __future__ import annotations
 
@@ -66,6 +67,10 @@ PEG_ENGINES = {n: e.evaluator for n, e in REGISTRY.items() if e.peg}
 #: the largest bag the match players' pre-endgame search takes (tiles); above it they play
 #: the evaluator's move. One tile keeps a decision about 1-2 s on the 2-core machine.
 PEG_MAX_BAG = 1
+#: the inference's budget before a pre-endgame search (heuri6-peg): every leave when there
+#: are at most this many, else this many racks drawn
+PEG_INFER_EXACT = 400
+PEG_INFER_SAMPLES = 200
 
 
 #: the endgame limits of the match players: move-generator calls and positions per decision
@@ -322,8 +327,10 @@ class EvaluatorPlayer:
             self.info = {"endgame": False, "fallback": True}
             return move
         if self.peg is not None and 1 <= position.bag_size <= self.peg_bag:
-            res = self.peg.search(position)
-            self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob}
+            # a player that infers weighs the bag's possible contents by what the opponent kept
+            inference = self._inference(position, peg=True) if self._infers is not None else None
+            res = self.peg.search(position, inference=inference)
+            self.info = {"endgame": False, "peg": True, "win": res.rows[0].win_prob, "inferred": inference is not None}
             return res.move
         self.info = {"endgame": False}
         if self._infers is not None:
@@ -341,11 +348,12 @@ class EvaluatorPlayer:
         if self._infers is not None:
             self._seen = (position, move, position.board.play(move).letters)
 
-    def _inference(self, position):
+    def _inference(self, position, peg: bool = False):
         """The posterior over the opponent's leave from the observed move, or None (no move
-        seen, or it does not lead here): heuri6's budget, and
-        :class:`heuri.eval.evaluate.LeaveModel` as the opponent's model (heuri2 models them
-        about as well at eight times the cost; docs/inference.md)."""
+        seen, or it does not lead here): heuri6's budget (for the pre-endgame search, every
+        leave up to :data:`PEG_INFER_EXACT`, else :data:`PEG_INFER_SAMPLES` racks: a decision
+        there takes a second), and :class:`heuri.eval.evaluate.LeaveModel` as the opponent's
+        model (heuri2 models them about as well at eight times the cost; docs/inference.md)."""
         from ..eval.evaluate import LeaveModel
 
         seen, self._seen = self._seen, None
@@ -354,6 +362,9 @@ class EvaluatorPlayer:
         if self._model is None:  # the opponent's model: every leave's e from one table
             self._model = LeaveModel(self.pack)
         ev = self._infers
+        if peg:
+            return infer_seen(self._model, seen, position, samples=PEG_INFER_SAMPLES, max_exact=PEG_INFER_EXACT,
+                              temperature=ev.temperature)
         return infer_seen(self._model, seen, position, samples=ev.samples, max_exact=ev.samples,
                           temperature=ev.temperature)
 

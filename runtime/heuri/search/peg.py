@@ -20,6 +20,17 @@ Each line gives the final spread (current spread + the spread the line adds): a 
 it is > 0, a draw when 0. Candidates are ranked by win probability (a draw counts half),
 ties by expected spread (Quackle, MAGPIE and Woogles' PEG tables report the same figures).
 
+With the opponent's last move inferred (:mod:`heuri.search.inference`: a posterior ``π`` over
+the leave ``L`` they kept, with ``ρ`` the same leaves' prior), each draw's weight is scaled by
+
+    r(D) = Σ_L π(L)·p(D | L) / Σ_L ρ(L)·p(D | L),   p(D | L) = Π_x C(U_x − L_x, D_x) / C(N − |L|, k)
+
+(the tiles they kept are not in the bag, whose tiles are the rest of the unseen tiles in a
+random split): with every leave enumerated, the chance of ``D`` given what their move says
+(law of total probability); with a sample, the ratio estimate of
+:func:`heuri.eval.probability.opponent_mixture`. A move that says nothing (``π = ρ``) leaves
+the weights as they were. The bag's contents behind a 1-ply line stay uniform.
+
 Cut-offs: a bag of more than ``max_bag`` (default 7) tiles is refused (PegError, naming the
 bag size). When a candidate's draws exceed ``max_draws`` (default 40) distinct multisets,
 only the ``max_draws`` likeliest are searched, their probabilities reweighted to sum to 1,
@@ -103,6 +114,35 @@ def weighted_draws(counts: np.ndarray, k: int):
     yield from rec(0, k, 1)
 
 
+def draw_ratios(unseen: np.ndarray, draws: list, leaves: np.ndarray, posterior: np.ndarray,
+                prior: np.ndarray) -> np.ndarray:
+    """``r(D)`` of the module docstring for each draw: ``unseen`` (L+1,) counts, ``draws`` a
+    list of (L+1,) count vectors of one size ``k``, ``leaves`` (n, L+1) the leaves the
+    inference considered, ``posterior`` and ``prior`` (n,) their weights. Returns (len(draws),)
+    float64; 1 for a draw that no leave considered allows (nothing said about it). Raises
+    PegError for weights that are not one per leave, or negative."""
+    U = np.asarray(unseen, np.int64)
+    L = np.asarray(leaves, np.int64).reshape(-1, len(U))
+    pi, rho = np.asarray(posterior, np.float64), np.asarray(prior, np.float64)
+    if len(pi) != len(L) or len(rho) != len(L) or (pi < 0).any() or (rho < 0).any():
+        raise PegError(f"draw weights: {len(L)} leaves with {len(pi)} posterior and {len(rho)} prior weights "
+                       f"(expected one non-negative weight each)")
+    rest = U[None, :] - L                      # the unseen tiles less each leave: bag + their draw
+    ok = (rest >= 0).all(axis=1)
+    out = np.ones(len(draws))
+    for i, D in enumerate(draws):
+        D = np.asarray(D, np.int64)
+        k = int(D.sum())
+        num = den = 0.0
+        for j in np.flatnonzero(ok & (rest >= D[None, :]).all(axis=1)):
+            p = math.prod(math.comb(int(a), int(d)) for a, d in zip(rest[j], D) if d) / math.comb(int(rest[j].sum()), k)
+            num += pi[j] * p
+            den += rho[j] * p
+        if den > 0:
+            out[i] = num / den
+    return out
+
+
 def _likeliest(draws, cap: int):
     """At most ``cap`` of ``draws`` (``(draw, ways)`` pairs), the likeliest first, with the
     total of the kept ways (so ``ways / total`` are the reweighted probabilities) and whether
@@ -144,6 +184,7 @@ class PegSearch:
         self.limits = endgame_limits or {"max_generations": 30, "max_nodes": 3000}
         self.solver = EndgameSearch(pack, **self.limits)
         self.values = np.asarray(self.spec.value_vector(), dtype=np.int64)
+        self._inference = None  # the search's: what the opponent kept (search's argument)
 
     def _check(self, position):
         from .endgame import check_tiles
@@ -178,14 +219,17 @@ class PegSearch:
                 seen.add(_record_key(r))
         return recs
 
-    def search(self, position) -> PegResult:
+    def search(self, position, inference=None) -> PegResult:
         """Rank the candidates of ``position`` (1 to ``max_bag`` tiles in the bag, the
         mover's rack known; the opponent's rack may be unknown: it is the unseen tiles
-        minus the bag). Raises PegError."""
+        minus the bag). ``inference``: what the opponent's last move says they kept (a
+        :class:`heuri.search.inference.LeaveInference`, or None for the uniform split); it
+        weighs the draws (module docstring). Raises PegError."""
         from ..core.move import Move
 
         t0 = time.perf_counter()
         self._check(position)
+        self._inference = inference
         spec = self.spec
         b = position.bag_size
         me = position.to_move
@@ -212,7 +256,12 @@ class PegSearch:
         leave = position.rack - mv.rack_counts(self.spec)
         board = position.board.play(mv) if isinstance(mv, Placement) else position.board
         k = min(n, b) if kind == 0 else (min(int(rec["n_tiles"]), b) if kind == 1 else 0)
-        draws, total, cut = _likeliest(weighted_draws(U, k), self.max_draws)
+        draws = list(weighted_draws(U, k))
+        inf = self._inference
+        if inf is not None and k > 0:
+            r = draw_ratios(U, [D for D, _ in draws], inf.leaves, inf.posterior, inf.prior)
+            draws = [(D, ways * float(x)) for (D, ways), x in zip(draws, r) if x > 0]
+        draws, total, cut = _likeliest(draws, self.max_draws)
         if cut:
             notes.add(f"over {self.max_draws} distinct draws: the {self.max_draws} likeliest, reweighted")
         w = d = lo = es = 0.0
