@@ -74,6 +74,13 @@ def _refusal(pg, move):
     return pg.inner_text("#play-move-error")
 
 
+def _switch(pg, lang):
+    """Choose the interface language ``lang`` with the header's switch; the page reloads in it."""
+    with pg.expect_navigation():
+        pg.select_option("#ui-lang", lang)
+    pg.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+
+
 def _labels(pg):
     return {"tabs": pg.locator("#tabs button").all_inner_texts(), "rank": pg.inner_text("#rank"),
             "rack": pg.inner_text("label:has(#rack) span"), "lang": pg.evaluate("document.documentElement.lang"),
@@ -207,10 +214,8 @@ def test_refusals_are_said_in_the_page_language(server, browser, shots):  # noqa
         assert _refusal(pg, "8H SRIA") == "8H SRIA forme un mot absent du lexique : SRIA."
         assert pg.input_value("#play-move") == "8H SRIA"
         _shot(pg, shots, "serve-fr-refusal.png")
-        with pg.expect_navigation():
-            pg.select_option("#ui-lang", "es")
+        _switch(pg, "es")
         pg.wait_for_selector("#view-play.on")
-        pg.wait_for_function("() => document.documentElement.lang === 'es'")
         pg.fill("#play-seed", "3")
         pg.click("#play-new")
         pg.wait_for_function("() => document.querySelector('#play-status').textContent === 'le toca'")
@@ -247,11 +252,10 @@ def test_a_records_warning_is_said_in_the_page_language(server, browser, shots, 
         pg.select_option("#gcg-lang", "fr")
         pg.click("#gcg-load")  # the same file again: the field does not change
         pg.wait_for_selector("#turns tbody tr")
-        assert "1 avertissement(s) : ligne 3 : p1 H8 ENTRAIS : noté 60, heuri compte 66."  # FISF in pg.inner_text("#turn-info")
+        # the move in the French federation's coordinates
+        assert "1 avertissement(s) : ligne 3 : p1 H8 ENTRAIS : noté 60, heuri compte 66." in pg.inner_text("#turn-info")
         _shot(pg, shots, "serve-fr-game-warning.png")
-        with pg.expect_navigation():
-            pg.select_option("#ui-lang", "es")
-        pg.wait_for_function("() => document.documentElement.lang === 'es'")
+        _switch(pg, "es")
         pg.click('#tabs button[data-view="game"]')
         pg.select_option("#gcg-lang", "fr")
         load()

@@ -55,8 +55,7 @@ def decisions(pack, files):
     from heuri.core.move import Move, Placement, parse_rack
     from heuri.eval.probability import augmented_bag
     from heuri.formats.gcg import read_gcg_file, replay
-    from heuri.core.movegen import MOVE_DTYPE, PLACEMENT
-    from heuri.search.inference import placement_keys
+    from heuri.search.inference import placement_key
 
     spec = pack.spec
     out, unread = [], 0
@@ -92,13 +91,7 @@ def decisions(pack, files):
             U = augmented_bag(spec, letters, blanks, np.zeros(spec.n_kinds, np.int64))
             if np.any(R > U):
                 continue
-            rec = np.zeros(1, MOVE_DTYPE)
-            rec[0]["kind"], rec[0]["row"], rec[0]["col"] = PLACEMENT, mv.row, mv.col
-            rec[0]["across"], rec[0]["length"] = mv.across, len(mv.tiles)
-            rec[0]["tiles"][:len(mv.tiles)] = mv.tiles
-            rec[0]["new"][:len(mv.tiles)] = mv.new
-            rec[0]["blank"][:len(mv.tiles)] = mv.blank
-            key = int(placement_keys(rec, letters.shape[0], spec.n_letters)[0])
+            key = placement_key(mv, letters.shape[0], spec.n_letters)
             out.append((letters, blanks, U, R, T, key))
     return out, unread
 

@@ -122,6 +122,20 @@ def placement_keys(moves: np.ndarray, size: int, n_letters: int) -> np.ndarray:
 
 
 # -- enumeration and sampling --------------------------------------------------------------
+def placement_key(move, size: int, n_letters: int) -> int:
+    """:func:`placement_keys` of one :class:`heuri.core.move.Placement` (a move read from a
+    record or typed), to find it in a generated move list."""
+    from ..core.movegen import MOVE_DTYPE
+
+    rec = np.zeros(1, MOVE_DTYPE)
+    rec[0]["kind"], rec[0]["row"], rec[0]["col"] = PLACEMENT, move.row, move.col
+    rec[0]["across"], rec[0]["length"] = move.across, len(move.tiles)
+    rec[0]["tiles"][:len(move.tiles)] = move.tiles
+    rec[0]["new"][:len(move.tiles)] = move.new
+    rec[0]["blank"][:len(move.tiles)] = move.blank
+    return int(placement_keys(rec, size, n_letters)[0])
+
+
 def _multisets(avail: np.ndarray, k: int, limit: int) -> list[np.ndarray] | None:
     """Every count vector ``x <= avail`` with ``sum(x) == k``; None when there are more than
     ``limit``."""
@@ -239,17 +253,7 @@ def infer_leave(evaluator, letters: np.ndarray, blanks: np.ndarray, unseen: np.n
         raise InferenceError(f"the move uses {max(int(played.sum()), n_ex)} tiles; the rack held {r}")
 
     size = letters.shape[0]
-    target = 0
-    if kind == PLACEMENT:
-        from ..core.movegen import MOVE_DTYPE
-
-        rec = np.zeros(1, MOVE_DTYPE)
-        rec[0]["kind"], rec[0]["row"], rec[0]["col"] = PLACEMENT, move.row, move.col
-        rec[0]["across"], rec[0]["length"] = move.across, len(move.tiles)
-        rec[0]["tiles"][:len(move.tiles)] = move.tiles
-        rec[0]["new"][:len(move.tiles)] = move.new
-        rec[0]["blank"][:len(move.tiles)] = move.blank
-        target = int(placement_keys(rec, size, spec.n_letters)[0])
+    target = placement_key(move, size, spec.n_letters) if kind == PLACEMENT else 0
 
     k = r - int(played.sum())  # tiles kept (a placement); the whole rack is the hypothesis otherwise
     free = U - played
