@@ -134,6 +134,8 @@ def test_limits_and_bad_requests(client):
     big = head + "".join(f">{'ab'[i % 2]}: AEINRST - +0 0\n" for i in range(1000))
     r = client.post("/api/game", json={"gcg": big, "lang": "es"})
     assert r.status_code == 422 and "more than 300 moves" in r.json()["error"]
+    assert _page_message(r.json()) == ("upload.gcg holds more than 300 moves; a real game has 20 to 60, so a record "
+                                       "this long is refused.")
     r = client.post("/api/game", json={"gcg": head + ">a: AEINRST 8D XYZZY +10\n", "lang": "en"})
     assert r.status_code == 400 and "upload.gcg:3" in r.json()["error"]
     r = client.post("/api/best", content=b"not json", headers={"content-type": "application/json"})

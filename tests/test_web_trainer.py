@@ -191,6 +191,11 @@ def test_a_master_games_record_uploaded(client, pack_fr, pack_es):
     assert r.status_code == 400 and r.json()["error"].startswith("x.gcg:"), r.text
     r = client.post("/api/duplicate", json={"lang": "fr", "master": text, "seed": 2})
     assert r.status_code == 400 and "not both" in r.json()["error"]
+    # a record longer than a game: refused with its count, which the page says in its language
+    long = "#player1 master master\n#player2 x x\n" + "".join(">master: ABCDEFG - +0 0\n" for _ in range(301))
+    r = client.post("/api/duplicate", json={"lang": "fr", "master": long})
+    assert r.status_code == 422 and r.json()["kind"] == "too-long", r.text
+    assert r.json()["params"] == {"count": 301, "size": 300}
 
 
 @pytest.mark.parametrize("body, words", [

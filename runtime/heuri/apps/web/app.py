@@ -315,7 +315,7 @@ def create_app(service: Service | None = None, langs=("es", "en", "fr"), warm: b
         try:
             out = await anyio.to_thread.run_sync(lambda: fn(*args), limiter=limiter[0])
         except ApiError as e:
-            return _error(e.status, str(e), e.kind)
+            return _error(e.status, str(e), e.kind, params=_params(e))
         except HeuriError as e:
             return _error(400, str(e), e.kind if isinstance(e, KindedError) else "bad-input", params=_params(e))
         if isinstance(out, str):

@@ -112,12 +112,15 @@ def _as_typed(text: str):
 
 
 class ApiError(HeuriError):
-    """A request the API refuses with an HTTP ``status`` other than 400 (404, 409, 413, 422, 429)."""
+    """A request the API refuses with an HTTP ``status`` other than 400 (404, 409, 413, 422, 429),
+    its ``kind`` and, as :class:`heuri.core.errors.KindedError` has them, ``params``: the
+    message's parts, for the page to say it again in its own language."""
 
-    def __init__(self, message: str, status: int = 400, kind: str = "error"):
+    def __init__(self, message: str, status: int = 400, kind: str = "error", **params):
         super().__init__(message)
         self.status = status
         self.kind = kind
+        self.params = params
 
 
 class NotFinite:
@@ -842,11 +845,11 @@ class Service:
         text, name = self._gcg_source(req)
         if text.count("\n>") + text.startswith(">") > MAX_GCG_EVENTS:
             raise ApiError(f"{name}: more than {MAX_GCG_EVENTS} moves; a game record this long is refused "
-                           f"(a real game has 20 to 60)", 422, "too-many-moves")
+                           f"(a real game has 20 to 60)", 422, "too-many-moves", name=name, size=MAX_GCG_EVENTS)
         game = read_gcg(text, path=name)  # the uploaded text: read_gcg never opens a str as a path
         if len(game.events) > MAX_GCG_EVENTS:
             raise ApiError(f"{name}: {len(game.events)} moves; at most {MAX_GCG_EVENTS} are read", 422,
-                           "too-many-moves")
+                           "too-many-moves", name=name, size=MAX_GCG_EVENTS)
         lang = lang or game.guess_language()
         if not lang:
             raise KindedError(f"{name}: cannot tell the language (no #lexicon or #tile-distribution that names "
@@ -1449,7 +1452,7 @@ class DuplicateTrainers:
                 raise HeuriError(str(e)) from None
             if len(record.events) > MAX_GCG_EVENTS:
                 raise ApiError(f"master: {len(record.events)} moves; at most {MAX_GCG_EVENTS} are taken", 422,
-                               "too-long")
+                               "too-long", count=len(record.events), size=MAX_GCG_EVENTS)
             if not req.get("lang") and not req.get("lexicon"):  # the record's language, when it says
                 guess = record.guess_language()
                 if guess in self.service.packs:

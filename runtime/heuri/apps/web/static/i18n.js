@@ -132,6 +132,8 @@
     "unknown-language": N_("{name} does not say its language (no #lexicon or #tile-distribution names it): choose it under Language."),
     "gcg:line": N_("The record cannot be read (line {line}): {detail}"),
     "gcg:file": N_("The record cannot be read: {detail}"),
+    "too-many-moves": N_("{name} holds more than {size} moves; a real game has 20 to 60, so a record this long is refused."),
+    "too-long": N_("The master game has {count} moves; at most {size} are taken."),
     "busy": N_("heuri is already thinking about a position; ask again when it has answered."),
   };
 
