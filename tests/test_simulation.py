@@ -246,10 +246,31 @@ def test_threads_play_the_same_race(en, midgame):
     """With an iteration budget, two threads give the race of one, value for value: each
     thread plays its own draw and the values are taken in the draws' order."""
     one = Simulator(en, candidates=4, seed=5).simulate(midgame, seconds=None, iterations=6)
-    two = Simulator(en, candidates=4, seed=5, threads=2).simulate(midgame, seconds=None, iterations=6)
+    import threading
+
+    with Simulator(en, candidates=4, seed=5, threads=2) as sim:
+        two = sim.simulate(midgame, seconds=None, iterations=6)
+        pool = [t for t in threading.enumerate() if t.name.startswith("heuri-sim")]
+        assert pool
     assert one.rollouts == two.rollouts > 0
     assert [c.values for c in one.candidates] == [c.values for c in two.candidates]
     assert one.best is not None and (one.best == two.best)
+    # closed: its threads have ended; used again, it starts them again and plays the same race
+    assert not any(t.is_alive() for t in pool)
+    sim.rng = np.random.default_rng(5)
+    again = sim.simulate(midgame, seconds=None, iterations=6)
+    assert [c.values for c in again.candidates] == [c.values for c in one.candidates]
+    sim.close()
+    # an SIU session's setoption drops the simulators made for the old options and ends their threads
+    from heuri.play.siu.backend import HeuriBackend
+
+    backend = HeuriBackend("en")
+    with Simulator(en, candidates=4, seed=5, threads=2) as kept:
+        kept.simulate(midgame, seconds=None, iterations=6)
+        backend._players[("sim",)] = kept
+        assert kept._executor is not None
+        backend.set_option("Threads", "1")
+        assert kept._executor is None and not backend._players
     with pytest.raises(SimulationError, match="threads 0"):
         Simulator(en, threads=0)
     with pytest.raises(EngineError, match="threads=1.5: give a whole number"):

@@ -504,9 +504,9 @@ def _think(args, pack, pos, title: str) -> int:
     spec = pack.spec
     if pos.bag_size == 0:
         raise HeuriError("--think: the bag is empty; the endgame search answers exactly: heuri endgame --cgp ...")
-    sim = Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed, threads=args.threads,
-                    table=args.rollout == "fast")
-    res = sim.simulate(pos, seconds=args.think)
+    with Simulator(pack, engine=args.engine, candidates=args.candidates, seed=args.seed, threads=args.threads,
+                   table=args.rollout == "fast") as sim:
+        res = sim.simulate(pos, seconds=args.think)
     rows = []
     for c in res.candidates:
         m = Move.from_record(c.record, spec)

@@ -535,6 +535,10 @@ class SimPlayer:
         self.result = None
         self._seen = None  # (position before the opponent's move, the move, the board after it)
 
+    def close(self) -> None:
+        """End the simulation's rollout threads (a match closes its players when done)."""
+        self.sim.close()
+
     def observe(self, position, move) -> None:
         """Be told of a move just made: ``position`` (a :class:`heuri.core.game.Position`)
         before it, by its player to move; ``move`` (a :class:`heuri.core.move.Move`). The

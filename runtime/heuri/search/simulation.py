@@ -145,6 +145,9 @@ class Simulator:
       (:class:`heuri.eval.leave_values.LeaveValues`, Heuri_2's e for the unseen tiles of the
       position raced, built once a race), instead of a Heuri_2 ranking of each rack. Raises
       SimulationError for a ``win`` without the table, a bad count, or ``prior`` with ``win``.
+
+    With ``threads`` above 1 the rollouts' threads live until :meth:`close` (or the end of a
+    ``with`` block); a simulator is used again after it, and starts them again.
     """
 
     def __init__(self, pack, engine: str = "heuri5", policy: str = "heuri2", candidates: int = 8, seed: int = 0,
@@ -415,6 +418,20 @@ class Simulator:
             if should_stop is not None and should_stop():
                 return out if partial else []
         return out
+
+    def close(self) -> None:
+        """End the rollouts' threads (waiting for a race in progress); the next race starts
+        them again. Nothing to do for one thread."""
+        executor, self._executor = self._executor, None
+        self._workers = []
+        if executor is not None:
+            executor.shutdown(wait=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def _pool(self):
         """The threads' pool and their simulators (own evaluators: an evaluator keeps

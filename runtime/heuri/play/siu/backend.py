@@ -137,6 +137,14 @@ class HeuriBackend(Backend):
         self._pack = None
         self._players: dict = {}
 
+    def _drop_players(self) -> None:
+        """Forget the players, evaluators and simulators made for the old options (an option
+        is set only between searches), ending the simulators' rollout threads."""
+        for p in self._players.values():
+            if hasattr(p, "close"):
+                p.close()
+        self._players = {}
+
     # -- options -------------------------------------------------------------------------
     def options(self) -> list[OptionDecl]:
         return [
@@ -174,7 +182,7 @@ class HeuriBackend(Backend):
                 keep = self._pack.id if self._pack is not None else self.lexicon
                 raise SiuError("bad-option", f"Lexicon {excerpt(want, EXCERPT)!r}: {e}; keeping {keep}") from None
             self._pack, self.lexicon = pack, code
-            self._players = {}
+            self._drop_players()
             return []
         if name == "Engine":
             self.engine = value.lower()
@@ -199,7 +207,7 @@ class HeuriBackend(Backend):
             self.sim_rollout = value
         elif name == "Threads":
             self.threads = int(value)  # go sim's rollouts; the static ranking stays on one thread
-        self._players = {}
+        self._drop_players()
         return []
 
     @property
