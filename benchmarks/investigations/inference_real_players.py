@@ -25,7 +25,7 @@ the real rack (a word outside heuri's list, a play the record later withdrew) ar
 and left out.
 
     .venv/bin/python benchmarks/investigations/inference_real_players.py --lang en
-    HEURI_CASES=../shared/cases/gcg .venv/bin/python benchmarks/investigations/inference_real_players.py --lang en --models leave heuri2
+    HEURI_CASES=RECORDS .venv/bin/python benchmarks/investigations/inference_real_players.py --lang en --models leave heuri2
 
 Records: ``$HEURI_CASES/<lang>/*.gcg`` when ``HEURI_CASES`` is set, else ``tests/data/gcg``.
 """
