@@ -265,6 +265,32 @@ def test_a_records_warning_is_said_in_the_page_language(server, browser, shots, 
         ctx.close()
 
 
+def test_a_record_longer_than_a_game_is_refused_in_the_page_language(server, browser, shots, tmp_path):  # noqa: F811
+    """A record of 301 moves is refused (422) with the count the server gives, in French, then
+    in Spanish: the Game view's message filled from the refusal's parts."""
+    record = tmp_path / "long.gcg"
+    record.write_text("#player1 p1 Un\n#player2 p2 Deux\n" + "".join(f">p{i % 2 + 1}: AEINRST - +0 0\n"
+                                                                     for i in range(301)), encoding="utf-8")
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1300, "height": 1000})
+    try:
+        pg = _open(ctx, server + "/")
+        said = {"fr": "long.gcg compte plus de 300 coups ; une vraie partie en a de 20 à 60, un enregistrement "
+                      "aussi long est donc refusé.",
+                "es": "long.gcg tiene más de 300 jugadas; una partida real tiene de 20 a 60, así que un registro "
+                      "tan largo se rechaza."}
+        for lang in ("fr", "es"):
+            if lang != "fr":
+                _switch(pg, lang)
+            pg.click('#tabs button[data-view="game"]')
+            pg.set_input_files("#gcg-file", str(record))
+            pg.wait_for_function("() => document.querySelector('#gcg-file-error').textContent")
+            assert pg.inner_text("#gcg-file-error") == said[lang]
+            _shot(pg, shots, f"serve-{lang}-game-too-long.png")
+        assert [e for e in pg.errors if "status of 422" not in e] == []
+    finally:
+        ctx.close()
+
+
 def test_think_longer_in_three_languages(server, browser, shots):  # noqa: F811
     """"Think longer" on a Spanish position: the race's table under the ranking, its button,
     its columns and its summary in French, then Spanish, then English; a screenshot each."""
