@@ -15,8 +15,8 @@ What is timed, per position, fastest of ``--repeat`` (5) calls: heuri's
 ``movegen.generate`` (every move: placements, exchanges, the pass; the Python call
 included), heuri's ``movegen.generate_best(n=1)`` (the top-scoring placement; timed
 right after heuri's pass in each round), and
-MAGPIE's ``generate_moves`` with ``MOVE_RECORD_ALL`` (``../shared/peers/magpie_bench.c``,
-built by the peers' rebuild.sh as ``$HEURI_PEERS/bench/magpie_bench``; MAGPIE also values
+MAGPIE's ``generate_moves`` with ``MOVE_RECORD_ALL`` (a timer linked against MAGPIE,
+``$HEURI_PEERS/bench/magpie_bench``, benchmarks/README.md, *Peers*; MAGPIE also values
 every move's leave; its cross-checks are made when the CGP is loaded, outside the timing;
 heuri's are made in the call unless the board is the one of the previous call). The
 heuri and MAGPIE passes alternate, ``--rounds`` times (the order swapped each round), so
@@ -58,7 +58,7 @@ def magpie_missing(lang: str) -> str | None:
     lex, _ = MAGPIE_LEX.get(lang, (None, None))
     need = [PEERS / "bench" / "magpie_bench", PEERS / "magpie" / "data" / "lexica" / f"{lex}.kwg"]
     miss = [str(p) for p in need if not p.exists()]
-    return f"MAGPIE skipped: missing {', '.join(miss)} (../shared/peers/README.md builds them)" if miss else None
+    return f"MAGPIE skipped: missing {', '.join(miss)} (benchmarks/README.md, Peers, says what they are)" if miss else None
 
 
 def magpie_times(lang: str, cgp_file: str, repeat: int, wmp: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -130,14 +130,14 @@ def wall(pack, poss, iterations: int, candidates: int, seed: int, threads: int,
 
 
 PEERS = Path(os.environ.get("HEURI_PEERS", Path.home() / ".cache" / "heuri-peers"))
-#: MAGPIE's lexicon, letter distribution and leaves for heuri's lists (rebuild.sh's names)
+#: MAGPIE's lexicon, letter distribution and leaves for heuri's lists (the names of benchmarks/README.md, Peers)
 MAGPIE_DATA = {"en": ("CSW_SOWPODS", "english"), "fr": ("FRA_NPM", "french")}
 
 
 def magpie_missing(lang: str) -> str | None:
     """Why MAGPIE cannot race ``lang`` here, or None."""
     if lang not in MAGPIE_DATA:
-        return f"MAGPIE has no {lang} lexicon built from heuri's list (rebuild.sh builds en and fr)"
+        return f"MAGPIE has no {lang} lexicon built from heuri's list (benchmarks/README.md, Peers: en and fr)"
     need = [PEERS / "magpie" / "bin" / "magpie", PEERS / "magpie" / "data" / "lexica" / f"{MAGPIE_DATA[lang][0]}.kwg"]
     gone = [str(p) for p in need if not p.exists()]
     return f"not found: {', '.join(gone)} (this script's docstring says how to build them)" if gone else None

@@ -8,7 +8,7 @@ chosen moves on the same bag-empty English endgames.
 Reads the per-endgame lines ``bench_endgame.py --rows`` writes (heuri's value, move and
 whether it is exact, with the CGP), asks MAGPIE's ``endgame`` command (one thread, at most
 ``--time`` seconds, up to 25 plies) the same CGP on heuri's own word list (``CSW_SOWPODS``,
-built from the en pack by ``../shared/peers/rebuild.sh``), and prints: endgames, values
+built from the en pack as benchmarks/README.md, *Peers*, says), and prints: endgames, values
 equal, chosen moves equal (the same placement, or both pass), the same figures on the
 endgames heuri proved exact, and MAGPIE's median depth (plies, passes included) and
 seconds. MAGPIE is a measurement tool outside the project: it is looked for in
@@ -85,7 +85,7 @@ def main() -> int:
         ap.error("a --rows file (or --summary FILE) is needed")
     magpie = PEERS / "magpie"
     if not (magpie / "bin" / "magpie").exists() or not (magpie / "data" / "lexica" / "CSW_SOWPODS.kwg").exists():
-        print(f"MAGPIE not found in {magpie} (build it with ../shared/peers/rebuild.sh): skipped")
+        print(f"MAGPIE not found in {magpie} (benchmarks/README.md, Peers, says how to build it): skipped")
         return 0
     rows = []
     for line in open(a.rows, encoding="utf-8"):

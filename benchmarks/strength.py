@@ -17,10 +17,10 @@ heuri's win rate with its 95 % Wilson interval, the mean spread, the exchanges p
 both sides and the forfeits (an engine that crashes or answers illegally forfeits that game;
 forfeits are counted, never dropped).
 
-The peers are not part of heuri: build them with ``../shared/peers/rebuild.sh`` (its README).
+The peers are not part of heuri: benchmarks/README.md (*Peers*) says what they are and where.
 They are looked for in ``$HEURI_PEERS`` (default ``~/.cache/heuri-peers``: ``quackle_driver``,
 ``quackle/run``, ``magpie/bin/magpie`` and its ``data/lexica``) and their SIU adapters in
-``$HEURI_PEER_ADAPTERS`` (default ``../shared/peers`` beside the repository). A row whose peer
+``$HEURI_PEER_ADAPTERS`` (default ``shared/peers`` beside the repository). A row whose peer
 is missing is skipped, and the script says which file it did not find.
 """
 from __future__ import annotations
