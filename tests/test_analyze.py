@@ -479,6 +479,10 @@ def test_think_longer_races_the_move_played_on_each_turn(tmp_path, capsys):
     df = pl.read_parquet(out / "turns.parquet")
     # two rollout threads in process, one in each of the two workers: the same race
     mine = analyze_game(cases / "es" / "001.gcg", think=Think(iterations=4, candidates=3, threads=2))
+    import threading
+
+    # the analysis closed its simulator: no rollout thread outlives it
+    assert not [t for t in threading.enumerate() if t.name.startswith("heuri-sim")]
     sim_cols = [c for c in ROW_SCHEMA if c.startswith("sim_")]
     es = df.filter(pl.col("game") == "es-001").select(sim_cols).to_dicts()
     assert es == [{c: r[c] for c in sim_cols} for r in mine.rows]

@@ -446,6 +446,18 @@ class Analyzer:
                                          table=self.think.rollout == "fast", threads=self.think.threads)
         return self.think, self._sims[root]
 
+    def close(self) -> None:
+        """End the rollout threads of the simulators ``think`` started (one a pack); the
+        analyser can be used again after it (a simulation starts them again)."""
+        for sim in self._sims.values():
+            sim.close()
+
+    def __enter__(self) -> "Analyzer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, player: str | None = None,
                  think: Think | None = None) -> GameAnalysis:
@@ -458,7 +470,8 @@ def analyze_game(source, lang: str | None = None, engine: str = DEFAULT_ENGINE, 
     impossible record, PackError for a missing pack (with the command that builds it),
     AnalysisError when the language cannot be told or the player is not in the record.
     ``think``: a :class:`Think`: each ranked turn also simulated (the ``sim_*`` columns)."""
-    return Analyzer(engine, think=think).analyze(source, lang, player)
+    with Analyzer(engine, think=think) as analyzer:
+        return analyzer.analyze(source, lang, player)
 
 
 def _analyze(game, pack, ev, search, engine: str, player: str | None, game_id: str, think=None,

@@ -268,8 +268,12 @@ def run_batch(inputs, out, engine: str = "heuri3", lang: str | None = None, play
                 if jobs == 1 or len(todo) <= 1:
                     if todo:
                         _init(engine, think=think)
-                    for i in todo:
-                        save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang, tick(i)))
+                    try:
+                        for i in todo:
+                            save(i, _one(str(paths[i]), ids[i], lang, player, coords, ui_lang, tick(i)))
+                    finally:
+                        if "analyzer" in _WORKER:  # its simulators' rollout threads end with the run
+                            _WORKER.pop("analyzer").close()
                 else:
                     import multiprocessing as mp
                     from concurrent.futures import ProcessPoolExecutor, as_completed
