@@ -213,6 +213,42 @@ def test_fake_isready_after_stop_waits_for_the_bestmove():
     w.close()
 
 
+def test_fake_stop_right_after_go_infinite_ends_it():
+    """A stop sent right after ``go infinite``, while the go still waits in the queue or loads
+    its pack, ends that go: it starts stopped and answers. A stop while idle does not stop
+    the next go."""
+
+    class SlowStart(FakeBackend):
+        def prepare(self):
+            time.sleep(0.3)  # a pack being loaded before the first search
+
+    be = SlowStart(work_s=30)
+    w = Wire(be)
+    w.send("position cgp a b c d")
+    w.send("go infinite")
+    w.send("stop")
+    lines, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=10)
+    assert ok and lines[-1] == "bestmove 8D.ZA" and be.stopped
+    # two gos queued behind a running one, then one stop: every go before it ends
+    w.send("go infinite")
+    w.send("go infinite")
+    w.send("go infinite")
+    w.send("stop")
+    got = []
+    for _ in range(3):
+        part, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=10)
+        assert ok
+        got += part
+    assert sum(s.startswith("bestmove") for s in got) == 3 and be.searches == 4
+    # a stop while idle is forgotten: the next go infinite runs until its own stop
+    w.send("stop")
+    w.send("go infinite")
+    assert w.read_until(lambda s: s.startswith("bestmove"), timeout=0.5)[1] is False
+    w.send("stop")
+    assert w.read_until(lambda s: s.startswith("bestmove"), timeout=10)[1]
+    w.close()
+
+
 def test_fake_stop_during_infinite_and_isready_mid_search():
     be = FakeBackend(work_s=0.05)
     w = Wire(be)

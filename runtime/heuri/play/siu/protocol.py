@@ -29,15 +29,15 @@ Protocol decisions (where the draft leaves room):
 - ``Lexicon`` takes a language code (``fr``: its default pack), a pack folder, or the name of
   a lexicon imported with ``heuri lexicon import`` (``FRA20``: its pack); a name with no
   pack answers ``bad-option`` with the command that builds it.
-- ``Lexicon`` takes a language code (``fr``: its default pack), a pack folder, or the name of
-  a lexicon imported with ``heuri lexicon import`` (``FRA20``: its pack); a name with no
-  pack answers ``bad-option`` with the command that builds it.
 - An option value heuri cannot use (an unknown ``Lexicon``, ``Engine`` not in the combo, a
   spin out of range) answers ``info string error bad-option <Name> <reason>`` and keeps the
   current value. ``bad-option`` is heuri's own code (the draft lists five codes and allows
   free text).
 - Unknown commands answer ``info string error unknown-command <cmd>`` and are otherwise
   ignored; ``stop`` while idle is ignored silently.
+- ``stop`` ends every ``go`` received before it: the one running, and one still queued or
+  starting (loading its pack), which then starts stopped and answers at once. A ``stop``
+  sent right after ``go sim infinite`` therefore never leaves a search running for ever.
 - ``movetime`` is a deadline: the search ends at it or sooner (heuri's static evaluation is
   usually done long before). ``infinite`` holds the ``bestmove`` until ``stop`` even when the
   work is done, as in UCI; with ``infinite`` a ``movetime`` is ignored and says so.
@@ -419,6 +419,11 @@ class SiuServer:
         self._infinite = False
         self._pending = 0  # commands queued, not yet started
         self._stop = threading.Event()
+        # go commands received by run() are numbered; a stop ends every go up to the last one
+        # received (``_stopped_to``), also one still queued or starting when stop arrives
+        self._go_seq = 0
+        self._stopped_to = 0
+        self._dispatching: int | None = None  # the number of the go the dispatcher runs
 
     # -- output ---------------------------------------------------------------------
     def say(self, line: str, end_search: bool = False) -> None:
@@ -474,8 +479,10 @@ class SiuServer:
             with self._lock:
                 pending, active = self._pending, self._active
             if cmd == "stop":
-                if active:
-                    self._stop.set()
+                with self._lock:
+                    self._stopped_to = self._go_seq
+                    if self._active:
+                        self._stop.set()
                 continue
             if cmd == "quit":
                 if not pending:
@@ -488,7 +495,11 @@ class SiuServer:
                 continue
             with self._lock:
                 self._pending += 1
-            q.put(line)
+                seq = None
+                if cmd == "go":
+                    self._go_seq += 1
+                    seq = self._go_seq
+            q.put((line, seq))
         q.put(None)
         while disp.is_alive():
             if self._active and self._infinite:
@@ -498,12 +509,18 @@ class SiuServer:
 
     def _dispatch(self, q) -> None:
         while True:
-            line = q.get()
-            if line is None:
+            item = q.get()
+            if item is None:
                 return
+            line, seq = item
             with self._lock:
                 self._pending -= 1
-            self.handle(line, logged=True)
+                self._dispatching = seq
+            try:
+                self.handle(line, logged=True)
+            finally:
+                with self._lock:
+                    self._dispatching = None
 
     def handle(self, raw: str, logged: bool = False) -> bool:
         """Execute one input line (a ``go`` runs its search to the end here). Returns
@@ -595,6 +612,8 @@ class SiuServer:
             deadline = time.monotonic() + params.movetime_ms / 1000.0
         stop = SearchStop(deadline)
         with self._lock:
+            if self._dispatching is not None and self._dispatching <= self._stopped_to:
+                stop.set()  # a stop came while this go waited in the queue or loaded its pack
             self._stop = stop
             self._infinite = params.infinite
             self._active = True
