@@ -1,6 +1,7 @@
 """How soon SIU answers when it must cut something short: the seconds the SIU server takes
 to end a search at its ``movetime``, and the seconds a match player takes to declare each
-kind of engine failure (a forfeit).
+kind of engine failure (a forfeit), and the seconds heuri's own ``go sim infinite`` takes to
+answer ``stop``.
 
     .venv/bin/python benchmarks/bench_siu_latency.py [--rounds 5] [--movetime 300]
 
@@ -11,7 +12,10 @@ the largest seconds from ``go`` to ``bestmove`` and their excess over M. Client:
 tests' scripted engine (``tests/test_siu_client.py``) in each failure mode: garbage, an empty
 bestmove, an illegal move, a phony, a refused position, silence (the timeout), a crash, no
 ``auto`` capability; prints the median and the largest seconds a failure takes, start-up
-included. The tests assert what happens in each case; these are the times it takes.
+included. Simulation: heuri's SIU back end in process, ``go sim infinite`` on an English
+midgame, ``stop`` sent 0, 0.02, 0.1 and 1 s after ``go`` (during the static ranking, the fast
+rollout's table, the race), with the full and the fast rollout; prints the median and the
+largest seconds from ``stop`` to ``bestmove`` (SIU asks for 100 ms). The tests assert what happens in each case; these are the times it takes.
 """
 from __future__ import annotations
 
@@ -44,6 +48,32 @@ def server_stop_seconds(movetime_ms: int) -> float:
     if not ok or not be.stopped:
         raise RuntimeError("the server did not stop the search at its movetime")
     return dt
+
+
+def sim_stop_seconds(after_s: float, rollout: str, cgp: str, rounds: int) -> list[float]:
+    """Seconds from ``stop`` to ``bestmove`` when ``stop`` comes ``after_s`` seconds after
+    ``go sim infinite`` (heuri's own SIU back end, in process, English, ``SimRollout``
+    ``rollout``), once per round; the first ``go`` of the session is not timed (it loads the
+    pack and compiles the kernels)."""
+    from heuri.play.siu.backend import HeuriBackend
+    from test_siu import Wire
+
+    w = Wire(HeuriBackend("en"))
+    w.send(f"setoption name SimRollout value {rollout}")
+    w.send(f"position cgp {cgp}")
+    out = []
+    for i in range(rounds + 1):
+        w.send("go sim infinite")
+        time.sleep(after_s)
+        t0 = time.perf_counter()
+        w.send("stop")
+        _, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=120)
+        if not ok:
+            raise RuntimeError(f"go sim infinite: no bestmove within 120 s of stop ({rollout}, after {after_s} s)")
+        if i:
+            out.append(time.perf_counter() - t0)
+    w.send("quit")
+    return out
 
 
 def failure_seconds(fake: Path, mode: str, pack, opening) -> float:
@@ -79,6 +109,14 @@ def main(argv=None) -> int:
     print(f"server, go auto movetime {args.movetime}: median {statistics.median(xs):.3f} s, "
           f"max {max(xs):.3f} s (over the movetime: median {statistics.median(xs) - m:+.3f} s, "
           f"max {max(xs) - m:+.3f} s; {args.rounds} rounds)")
+
+    # a midgame of the tests: the static ranking, then the race, with stop at several moments
+    mid = "/".join(["15"] * 7 + ["4CAT8"] + ["15"] * 7) + " AEINRST/ 0/10 0"
+    print(f"{'go sim infinite, stop after':<28} {'rollout':<8} {'median s':>9} {'max s':>7}")
+    for rollout in ("full", "fast"):
+        for after in (0.0, 0.02, 0.1, 1.0):
+            ts = sim_stop_seconds(after, rollout, mid, args.rounds)
+            print(f"{after:<28} {rollout:<8} {statistics.median(ts):>9.3f} {max(ts):>7.3f}")
 
     pack = load_pack("es")
     opening = Position.from_cgp(f"{EMPTY} AEINRST/ 0/0 0", pack.spec)

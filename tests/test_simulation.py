@@ -90,6 +90,34 @@ def test_a_fast_rollout_values_our_next_move_with_the_races_unseen_tiles(en, mid
         Simulator(en, table=True, policy="heuri5")
 
 
+def test_a_stop_before_the_race_answers_the_static_best(en, midgame):
+    """A stop heard after the static ranking, or while the fast rollout's leave table is being
+    built, ends the race before any rollout: the engine's best move answers. A stop heard
+    later in the table's build (after some of its slices) makes no table."""
+    from heuri.eval.leave_values import BuildStopped, LeaveValues
+
+    top = make_evaluator(en, "heuri5").rank(midgame).moves[0]
+    for table in (False, True):
+        res = Simulator(en, candidates=4, table=table).simulate(midgame, seconds=None, should_stop=lambda: True)
+        assert res.stopped_by == "stop" and res.rollouts == 0 and res.best == top
+    calls = []
+
+    def late():  # the ranking's poll, then three slices of the table's build, then stop
+        calls.append(1)
+        return len(calls) > 4
+
+    sim = Simulator(en, candidates=4, table=True)
+    res = sim.simulate(midgame, seconds=None, should_stop=late)
+    assert res.stopped_by == "stop" and res.rollouts == 0 and sim.leave_values is None and len(calls) == 5
+    h2 = make_evaluator(en, "heuri2")
+    with pytest.raises(BuildStopped):
+        LeaveValues(en, midgame.unseen(), h2._septets, h2._val, midgame.bag_size, should_stop=lambda: True)
+    # polled or not, the table is the same
+    whole = LeaveValues(en, midgame.unseen(), h2._septets, h2._val, midgame.bag_size)
+    sliced = LeaveValues(en, midgame.unseen(), h2._septets, h2._val, midgame.bag_size, should_stop=lambda: False)
+    assert np.allclose(whole.e, sliced.e, rtol=1e-12, atol=1e-12) and whole.e.max() > 0
+
+
 def test_race_budget_and_reproducibility(en, midgame):
     a = Simulator(en, candidates=4, seed=3).simulate(midgame, seconds=None, iterations=4)
     b = Simulator(en, candidates=4, seed=3).simulate(midgame, seconds=None, iterations=4)
@@ -120,16 +148,26 @@ def test_heuri_sim_player_names(en, midgame):
 
 def test_siu_go_sim():
     empty = "/".join(["15"] * 15)
-    script = "\n".join(["siu", "isready", f"position cgp {empty} AEINRST/ 0/0 0", "go sim iterations 2",
-                        "go sim infinite", "stop", "quit"]) + "\n"
-    r = subprocess.run([sys.executable, "-m", "heuri", "siu", "--lang", "en"], input=script, capture_output=True,
-                       text=True, timeout=300)
+    # the infinite go is sent once the first has answered: a stop ends every go sent before it
+    proc = subprocess.Popen([sys.executable, "-m", "heuri", "siu", "--lang", "en"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdin.write("\n".join(["siu", "isready", f"position cgp {empty} AEINRST/ 0/0 0", "go sim iterations 2"]) + "\n")
+    proc.stdin.flush()
+    first = []
+    for line in proc.stdout:
+        first.append(line)
+        if line.startswith("bestmove "):
+            break
+    out, _ = proc.communicate("go sim infinite\nstop\nquit\n", timeout=300)
+    r = subprocess.CompletedProcess(proc.args, proc.returncode, stdout="".join(first) + out)
     lines = r.stdout.splitlines()
     assert any(s.startswith("capability ") and " sim " in s for s in lines)
     best = [s for s in lines if s.startswith("bestmove ")]
     assert len(best) == 2
     sims = [s.split() for s in lines if s.startswith("info sim move ")]
     assert sims and all(s[4] == "eq" and s[6] == "se" and s[8] == "iterations" for s in sims)
+    # a candidate not rolled out yet has no mean: eq -, never -inf
+    assert all((s[5] == "-") == (s[9] == "0") for s in sims) and all(s[5] != "-inf" for s in sims)
     assert "info string sim" in r.stdout and "stopped by done" in r.stdout
     first = best[0].split()[1]
     assert any(s[3] == first for s in sims)

@@ -114,6 +114,10 @@ def _leave_ranks(leaves, rbinom, offset):
     return out
 
 
+class BuildStopped(Exception):
+    """A :class:`LeaveValues` build ended by its ``should_stop`` (no table is made)."""
+
+
 class LeaveValues:
     """e(L) of every leave of at most R − 1 tiles for the unseen tiles ``U``.
 
@@ -127,10 +131,12 @@ class LeaveValues:
     same ``U`` and bag (``tests/test_leave_values.py``: to 1e-9, the sums are added in
     another order). Building takes one pass over the septets (about 0.1 s in English and
     Spanish, on a core shared with other work);
-    the table is (number of leaves,) float64. Raises ProbabilityError for counts the
-    binomial table does not hold."""
+    the table is (number of leaves,) float64. ``should_stop``: polled sixteen times during the
+    build (a simulation's ``stop``); when it answers True the build ends with
+    :class:`BuildStopped`. Raises ProbabilityError for counts the binomial table does not
+    hold."""
 
-    def __init__(self, pack, U, use, val, bag_size: int):
+    def __init__(self, pack, U, use, val, bag_size: int, should_stop=None):
         spec = pack.spec
         R, K = spec.rack_size, spec.n_kinds
         U = np.asarray(U, np.int64)
@@ -142,8 +148,15 @@ class LeaveValues:
         # offset[k]: the multisets of fewer than k tiles over K kinds, C(K + j − 1, j) of j tiles
         self.offset = np.cumsum([0] + [comb(K + j - 1, j) for j in range(R)]).astype(np.int64)
         sums = np.zeros(int(self.offset[-1]), np.float64)
-        _every_leave_sums(key_runs(pack), np.asarray(use, np.bool_), np.asarray(val, np.float64), U, BINOM,
-                          _RANK_BINOM, self.offset, R, K, sums)
+        runs, use, val = key_runs(pack), np.asarray(use, np.bool_), np.asarray(val, np.float64)
+        # the keys in slices, so that a stop is heard within a sixteenth of the build (the
+        # kernel adds into ``sums``: the slices' sums are the whole's)
+        step = -(-len(runs) // (16 if should_stop is not None else 1)) or 1
+        for a in range(0, len(runs), step):
+            if should_stop is not None and should_stop():
+                raise BuildStopped("the leave table's build was stopped")
+            _every_leave_sums(runs[a:a + step], use[a:a + step], val[a:a + step], U, BINOM, _RANK_BINOM,
+                              self.offset, R, K, sums)
         N = int(U.sum())
         for k in range(R):
             t = R - k

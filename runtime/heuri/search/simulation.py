@@ -283,7 +283,9 @@ class Simulator:
         """Race the engine's best candidates in ``position`` (a :class:`heuri.core.game.Position`,
         the player to move's rack known) for ``seconds`` (None: no clock) or until every
         candidate has ``iterations`` rollouts (None: no limit; one of the two is needed).
-        ``should_stop``: polled between rollouts (SIU ``stop``); ``on_round(result)``: called
+        ``should_stop``: polled after the static ranking, during the fast rollout's table
+        and between rollouts (SIU ``stop``; stopped before any rollout, the ranking's best
+        move answers); ``on_round(result)``: called
         after each round (``info`` lines). ``opponent_leave``: a
         :class:`heuri.search.inference.LeaveInference` of what the opponent kept with their
         last move; each round then draws their leave from its posterior and the rest of their
@@ -331,10 +333,18 @@ class Simulator:
         if n == 1 or bag_size == 0:
             # one candidate, or an empty bag (the endgame search's business): nothing to race
             return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "done")
+        if should_stop is not None and should_stop():
+            # stopped during the static ranking: its best move answers at once
+            return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "stop")
         if self.table:
-            from ..eval.leave_values import LeaveValues
+            from ..eval.leave_values import BuildStopped, LeaveValues
 
-            self.leave_values = LeaveValues(self.pack, unseen, self.policy._septets, self.policy._val, bag_size)
+            try:
+                self.leave_values = LeaveValues(self.pack, unseen, self.policy._septets, self.policy._val, bag_size,
+                                                should_stop=should_stop)
+            except BuildStopped:
+                self.leave_values = None
+                return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "stop")
             for w in self._workers[1:]:
                 w.leave_values = self.leave_values
         for rnd in range(rounds):

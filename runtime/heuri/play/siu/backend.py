@@ -478,7 +478,8 @@ class HeuriBackend(Backend):
         until ``movetime`` (default 1 s when neither it nor ``iterations`` nor ``infinite``
         is given), ``iterations`` rollouts a candidate, or ``stop``. After each round of the
         race, one ``info sim move M eq E se S iterations N static V`` line per candidate
-        still in it (``eq``: the mean rollout value, points; ``se``: its standard error);
+        still in it (``eq``: the mean rollout value, points, ``-`` before the first rollout;
+        ``se``: its standard error, ``-`` before the second);
         at the end every candidate, then ``info string sim ...`` with the rollouts, rounds
         and what stopped it. With the bag empty the race is the endgame's (``go auto``)."""
         import time
@@ -513,8 +514,9 @@ class HeuriBackend(Backend):
                 if alive_only and not c.alive:
                     continue
                 se = f"{c.stderr:.2f}" if c.n > 1 else "-"
+                eq = f"{c.mean:.2f}" if c.n else "-"  # not rolled out (stopped before): no mean
                 win = f" win {100 * c.win:.2f}" if c.wins else ""
-                emit(f"info sim move {Move.from_record(c.record, spec).siu(spec, pos.board)} eq {c.mean:.2f} "
+                emit(f"info sim move {Move.from_record(c.record, spec).siu(spec, pos.board)} eq {eq} "
                      f"se {se} iterations {c.n} static {c.static:.2f}{win}")
 
         res = sim.simulate(pos, seconds=seconds, iterations=params.iterations, should_stop=stop.stopped,
