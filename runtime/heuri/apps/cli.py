@@ -1358,7 +1358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", help="language pack (a built one: es, en, fr, ca, ...); default: from the CGP or GCG record")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--cgp", help="the position, one CGP line (the first rack is the player to move)")
-    src.add_argument("--gcg", help="a GCG record; the position after --turn N events")
+    src.add_argument("--gcg", help="a GCG record; the position before its --turn N move")
     p.add_argument("--turn", type=TURN, help="GCG: rank turn N, the position before the Nth move of the game "
                    "(both players counted, as the analysis report numbers them), with its rack (default: the "
                    "last turn whose rack the record gives)")
