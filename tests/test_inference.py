@@ -157,6 +157,10 @@ def test_heuri_infer_on_a_record_and_a_cgp():
     assert r.returncode != 0 and "not among the unseen tiles: ZZ" in r.stderr and "Traceback" not in r.stderr
     r = _heuri("infer", str(DATA / "es" / "001.gcg"))
     assert r.returncode != 0 and "give --turn N" in r.stderr
+    # the move is written as players read it: the CH tile as its letters (GCG: 1G [CH]ICAS)
+    r = _heuri("infer", str(DATA / "es" / "001.gcg"), "--turn", "9")
+    assert r.returncode == 0, r.stderr
+    assert "what they kept after 1G CHICAS: 2 tiles" in r.stdout and "[CH]" not in r.stdout.split(":")[0]
 
 
 def test_siu_go_infer():

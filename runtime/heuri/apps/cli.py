@@ -892,7 +892,9 @@ def cmd_infer(args) -> int:
         from rich.table import Table
 
         how = ("every possible leave" if inf.exact else f"{inf.samples} racks drawn")
-        t = Table(title=f"what they kept after {move.gcg(spec)}: {inf.leave_size} tiles "
+        from ..formats.render import move_text
+
+        t = Table(title=f"what they kept after {move_text(move, spec, pos.board)}: {inf.leave_size} tiles "
                         f"({how}, {inf.evaluated} racks valued by {args.engine}, τ = {inf.temperature:g} points)")
         for col in ("#", "leave", "probability %", "before the move %", "× more likely"):
             t.add_column(col, justify="left" if col == "leave" else "right")
