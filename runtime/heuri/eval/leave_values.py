@@ -22,7 +22,7 @@ of at most 6 tiles, Spanish (29) 1.6 million, Polish (33) 3.3 million.
 """
 from __future__ import annotations
 
-from math import comb
+from math import ceil, comb
 
 import numpy as np
 from numba import njit
@@ -151,7 +151,8 @@ class LeaveValues:
         runs, use, val = key_runs(pack), np.asarray(use, np.bool_), np.asarray(val, np.float64)
         # the keys in slices, so that a stop is heard within a sixteenth of the build (the
         # kernel adds into ``sums``: the slices' sums are the whole's)
-        step = -(-len(runs) // (16 if should_stop is not None else 1)) or 1
+        slices = 16 if should_stop is not None else 1
+        step = max(1, ceil(len(runs) / slices))
         for a in range(0, len(runs), step):
             if should_stop is not None and should_stop():
                 raise BuildStopped("the leave table's build was stopped")

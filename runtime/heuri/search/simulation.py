@@ -330,12 +330,14 @@ class Simulator:
                 return "time"
             return None
 
+        def unraced(why: str) -> SimResult:  # no rollout played: the ranking's best move answers
+            return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, why)
+
         if n == 1 or bag_size == 0:
             # one candidate, or an empty bag (the endgame search's business): nothing to race
-            return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "done")
-        if should_stop is not None and should_stop():
-            # stopped during the static ranking: its best move answers at once
-            return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "stop")
+            return unraced("done")
+        if should_stop is not None and should_stop():  # stopped during the static ranking
+            return unraced("stop")
         if self.table:
             from ..eval.leave_values import BuildStopped, LeaveValues
 
@@ -344,7 +346,7 @@ class Simulator:
                                                 should_stop=should_stop)
             except BuildStopped:
                 self.leave_values = None
-                return SimResult(cands, cands[0].record, 0, time.perf_counter() - start, 0, "stop")
+                return unraced("stop")
             for w in self._workers[1:]:
                 w.leave_values = self.leave_values
         for rnd in range(rounds):
