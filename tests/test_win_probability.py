@@ -30,6 +30,20 @@ def test_the_fit_recovers_known_curves():
     assert t.p(30, 5) == pytest.approx(1 / (1 + np.exp(-42 / 40)), abs=0.03)
 
 
+def test_the_empty_bag_is_fitted_alone():
+    """Endgame positions (bag 0) follow offset 30, those with tiles in the bag offset 0: with a
+    window of 3, bag 0 gives back 30, and bags 1 to 3 give back 0, untouched by the endgame."""
+    rng = np.random.default_rng(3)
+    bag = rng.integers(0, 8, 80_000)
+    spread = rng.normal(0, 60, len(bag))
+    p = 1 / (1 + np.exp(-(spread + np.where(bag == 0, 30.0, 0.0)) / 25.0))
+    won = (rng.random(len(bag)) < p).astype(float)
+    t = fit_win_probability(spread, bag, won, window=3)
+    assert t.offset[0] == pytest.approx(30.0, abs=4.0)
+    assert np.allclose(t.offset[1:4], 0.0, atol=2.5)
+    assert t.positions[0] == (bag == 0).sum() and t.positions[1] == ((bag >= 1) & (bag <= 4)).sum()
+
+
 def test_a_table_round_trips_and_bad_tables_are_refused():
     t = WinProbability(np.array([10.0, 5.0]), np.array([20.0, 40.0]), np.array([100, 90]))
     back = WinProbability.from_table(t.table())
@@ -85,3 +99,4 @@ def test_win_needs_the_table(tiny_pack):
         Simulator(tiny_pack, win=True)
     with pytest.raises(EngineError, match="no win-probability table"):
         make_player("heuri-sim@win=1", tiny_pack)
+
