@@ -264,7 +264,9 @@ def _event_words(r, coords: str) -> dict:
     return out
 
 
-def _print_replay(con, name: str, r, coords: str = "standard") -> None:
+def _print_replay(con, name: str, r, coords: str = "standard") -> int:
+    """Print one replayed record; returns its warnings (the record's own and a lexicon it
+    names that did not answer)."""
     from rich.table import Table
 
     from ..core.cgp import named_lexicon_warning
@@ -289,9 +291,11 @@ def _print_replay(con, name: str, r, coords: str = "standard") -> None:
                       str(m.recorded_total), str(m.engine_total), m.note)
         con.print(t)
     state = "complete" if r.complete else ("ended" if r.over else "not finished")
+    warnings = len(r.warnings) + bool(other)
     con.print(escape(f"{name}: {_count(len(r.steps), 'event')}, game {state}, "
                      f"{_count(len(r.mismatches), 'mismatch', 'mismatches')}, "
-                     f"{_count(len(r.warnings), 'warning')} (end rule {r.end_rule})"), highlight=False)
+                     f"{_count(warnings, 'warning')} (end rule {r.end_rule})"), highlight=False)
+    return warnings
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -326,11 +330,11 @@ def cmd_replay(args) -> int:
             refused[reason] += 1
             con.print(f"[red]refused[/red] {escape(str(e))}", highlight=False)
             continue
-        _print_replay(con, str(f), r, args.coords)
+        warned = _print_replay(con, str(f), r, args.coords)
         tally["replayed"] += 1
         tally["complete"] += r.complete
         tally["with mismatches"] += bool(r.mismatches)
-        tally["with warnings"] += bool(r.warnings)
+        tally["with warnings"] += bool(warned)
         tally["with plays not in the lexicon"] += bool(r.off_list)
     t = Table(title=f"replay of {len(files)} files")
     t.add_column("files", justify="left")
