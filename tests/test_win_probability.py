@@ -100,3 +100,65 @@ def test_win_needs_the_table(tiny_pack):
     with pytest.raises(EngineError, match="no win-probability table"):
         make_player("heuri-sim@win=1", tiny_pack)
 
+
+# en, heuri5 self-play (seed 77, pair 3): six tiles in the bag, the mover trails by 58
+TRAILING = ("15/15/6Q8/5KI8/4BI9/4UP9/4G1POZ6/3JOWED3AERO/4NOH1MACHREE/4G2RAX3B1/2UNSOLID3EA1/6IDE2YATE/"
+            "ULCERiNG4NOM/3AA2eLVER1SI/FEISTIER6T AEIOSTY/ADFILNT 343/401 0")
+
+
+def test_the_chance_to_win_of_each_candidate_by_hand(pack_en):
+    """move_win_chances against the formula written out candidate by candidate: the bingo of
+    the next turn (p, e/p) and its absence, each turned into a chance by the table with the
+    opponent to move and the bag the move leaves (the table's offset changes with the bag,
+    so a wrong bag would show)."""
+    import math
+
+    from heuri.eval.evaluate import make_evaluator
+    from heuri.eval.win_probability import move_win_chances
+    from heuri.game import Position
+
+    pos = Position.from_cgp(TRAILING, pack_en.spec)
+    assert pos.bag_size == 6
+    r = make_evaluator(pack_en, "heuri5").rank(pos)
+    t = WinProbability(10.0 + 2.0 * np.arange(7), np.full(7, 25.0), np.ones(7, np.int64))
+    w = move_win_chances(t, -58.0, 6, r, 7, 10)
+    c = sum(float(r.v[i] - r.j[i]) for i in range(10)) / 10
+
+    def chance(spread, bag):  # ours, the opponent to move
+        return 1 - 1 / (1 + math.exp(-(-spread + 10.0 + 2.0 * bag) / 25.0))
+
+    for i in range(10):
+        placed = 7 - int(r.leaves[i].sum()) if r.moves["kind"][i] == 0 else 0
+        base = -58 + float(r.v[i]) - float(r.e[i]) - c
+        p = float(r.p[i])
+        bingo = float(r.e[i]) / p if p > 0 else 0.0
+        want = p * chance(base + bingo, max(6 - placed, 0)) + (1 - p) * chance(base, max(6 - placed, 0))
+        assert w[i] == pytest.approx(want, abs=1e-12)
+    assert len({round(float(x), 6) for x in w}) == 10
+
+
+def test_an_engine_with_win_bag_plays_the_likeliest_win(pack_en):
+    """``heuri5@win_bag=N``: with 1 to N tiles in the bag the player plays the likeliest win
+    among heuri5's first ten by the pack's table; above N, or with win_bag=0, heuri5's move."""
+    from heuri.eval.evaluate import make_evaluator
+    from heuri.eval.win_probability import move_win_chances
+    from heuri.game import Position
+
+    t = WinProbability.of_pack(pack_en)
+    if t is None:
+        pytest.skip("build/en/win_probability.parquet is not built (snakemake --cores 2 en)")
+    pos = Position.from_cgp(TRAILING, pack_en.spec)
+    r = make_evaluator(pack_en, "heuri5").rank(pos)
+    w = move_win_chances(t, -58.0, 6, r, 7, 10)
+    player = make_player("heuri5@win_bag=6", pack_en)
+    move = player.choose(pos)
+    from heuri.move import Move
+
+    assert move == Move.from_record(r.moves[int(np.argmax(w))], pack_en.spec)
+    assert player.info["win"] == pytest.approx(w.max())
+    top = Move.from_record(r.moves[0], pack_en.spec)
+    assert make_player("heuri5@win_bag=5", pack_en).choose(pos) == top
+    assert make_player("heuri5@win_bag=0", pack_en).choose(pos) == top
+    for bad in ("heuri5@win_bag=2.5", "heuri5@win_bag=101", "heuri5@win_bag=-1"):
+        with pytest.raises(EngineError, match="win_bag"):
+            make_player(bad, pack_en)

@@ -101,6 +101,51 @@ class WinProbability:
                    np.asarray(columns["positions"], np.int64))
 
 
+def move_win_chances(table: WinProbability, spread: float, bag: int, ranking, rack_tiles: int,
+                     top: int) -> np.ndarray:
+    """Our chance to win after each of a ranking's first ``top`` candidates, (min(top, n),)
+    float64 in [0, 1]: the static engine's choice near the end of the bag.
+
+    Heuri's value of a move is an expectation: its score ``j``, the bingo of the next turn
+    (probability ``p``, expected points ``e``) and the other leave terms ``x = v − j − e``. Two
+    moves of equal value are not worth the same when the game is nearly decided: trailing by
+    60 with 8 tiles in the bag, a leave that bingos one time in three is worth more than its
+    expected 25 points, since only a bingo wins. Each candidate is read as two outcomes, the
+    bingo or not, each turned into a chance to win by the table with the opponent to move:
+
+        W = p·(1 − P(−(s + j + x − c + e/p), b′)) + (1 − p)·(1 − P(−(s + j + x − c), b′))
+
+    ``s``: ``spread``, ours before the move (points); ``b′``: the bag after the move (the
+    tiles a placement takes from it; an exchange or a pass leaves it as it is); ``c``: the
+    mean of ``v − j`` over the candidates weighed, since the table already counts an average
+    next turn for the side not to move. ``ranking``: :class:`heuri.eval.evaluate.Ranking`;
+    ``rack_tiles``: the tiles on our rack (the tiles a placement plays are those it does not
+    leave). The example's two moves have equal value; trailing by 60, the one that keeps
+    the better bingo chance is the likelier win.
+
+    >>> from types import SimpleNamespace as N
+    >>> t = WinProbability(np.zeros(9), np.full(9, 20.0), np.ones(9, np.int64))
+    >>> mv = np.zeros(2, [("kind", "i1")])
+    >>> r = N(moves=mv, j=np.array([30, 10]), e=np.array([5.0, 25.0]), p=np.array([0.1, 0.5]),
+    ...       v=np.array([35.0, 35.0]), leaves=np.array([[3], [5]]))
+    >>> [round(float(w), 3) for w in move_win_chances(t, -60.0, 8, r, 7, 10)]
+    [0.142, 0.179]
+    """
+    n = min(int(top), len(ranking.j))
+    j = np.asarray(ranking.j[:n], np.float64)
+    e = np.asarray(ranking.e[:n], np.float64)
+    p = np.clip(np.asarray(ranking.p[:n], np.float64), 0.0, 1.0)
+    v = np.asarray(ranking.v[:n], np.float64)
+    x = v - j - e
+    c = float((v - j).mean()) if n else 0.0
+    placed = rack_tiles - np.asarray(ranking.leaves[:n]).sum(axis=1)
+    placing = np.asarray(ranking.moves["kind"][:n]) == 0
+    after = np.where(placing, np.maximum(bag - np.maximum(placed, 0), 0), bag)
+    base = spread + j + x - c
+    bingo = np.divide(e, p, out=np.zeros(n), where=p > 0)
+    return p * (1.0 - table.p(-(base + bingo), after)) + (1.0 - p) * (1.0 - table.p(-base, after))
+
+
 def _logistic_fit(s: np.ndarray, y: np.ndarray, iterations: int = 50) -> tuple[float, float]:
     """Maximum-likelihood ``(a, c)`` of ``P(y=1) = σ(a·s + c)`` (``y`` in [0, 1], a draw 0.5),
     by Newton's method with a small ridge (the fit stays finite when the classes separate)."""

@@ -30,6 +30,9 @@ Names (``heuri match --p1 NAME``):
   ordinary move instead of 27), and for the engines that search the endgame the search's
   own options (:data:`ENDGAME_OPTIONS`; ``heuri4@exact_nodes=100000`` gives the exact step
   100,000 nodes);
+- ``NAME@win_bag=N`` (any evaluator engine): with 1 to N tiles in the bag, the likeliest win
+  among the evaluator's first ten by the pack's win-probability table instead of the best
+  equity (:data:`WIN_OPTIONS`; ``heuri6@win_bag=12``);
 - ``heuri1-noend``, ``heuri2-noend``, ``heuri3-noend``, ``heuri4-noend``: the same evaluators without the
   endgame search (they play greedily with an empty bag, since e(L) = 0 there): the baseline
   that shows what the search is worth.
@@ -90,11 +93,20 @@ ENDGAME_OPTIONS = ("exact_nodes", "wide")
 #: the pre-endgame engines' own option: the largest bag the pre-endgame search plays
 #: (``heuri5-peg@peg_bag=2``: with 1 or 2 tiles in the bag; default :data:`PEG_MAX_BAG`)
 PEG_OPTIONS = ("peg_bag",)
+#: the evaluator engines' option of the end of the bag: with 1 to ``win_bag`` tiles in the bag
+#: (and no pre-endgame search playing), the move is the likeliest win among the evaluator's
+#: first :data:`WIN_CANDIDATES` by the pack's win-probability table
+#: (:func:`heuri.eval.win_probability.move_win_chances`); 0, the default, plays by equity
+WIN_OPTIONS = ("win_bag",)
+WIN_CANDIDATES = 10
+#: chances to win within this much of the best are a tie, broken by equity: a game already
+#: won or lost would otherwise give up points for a thousandth of a win
+WIN_TIE = 0.005
 #: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
 #: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
 #: any useful weight; the evaluators check their own signs)
 OPTION_MAX = 1e6
-OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "peg_bag": (1, 7), "k": (0, 1000), "top": (0, 100_000),
+OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "peg_bag": (1, 7), "win_bag": (0, 100), "k": (0, 1000), "top": (0, 100_000),
                  "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
 
 
@@ -144,7 +156,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
                       for k, v in inspect.signature(cls.__init__).parameters.items()
                       if k not in ("self", "pack", "weights") and v.kind is v.POSITIONAL_OR_KEYWORD}
                      | (set(ENDGAME_OPTIONS) if endgame else set())
-                     | (set(PEG_OPTIONS) if base in PEG_ENGINES else set()))
+                     | (set(PEG_OPTIONS) if base in PEG_ENGINES else set())
+                     | set(WIN_OPTIONS))
     opts: dict = {}
     for item in rest.split(","):
         key, eq, value = item.partition("=")
@@ -167,6 +180,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
                 raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
     if opts.get("peg_bag", 1) != int(opts.get("peg_bag", 1)):
         raise EngineError(f"engine {excerpt(name)!r}: peg_bag must be a whole number of tiles, 1 to 7")
+    if opts.get("win_bag", 0) != int(opts.get("win_bag", 0)):
+        raise EngineError(f"engine {excerpt(name)!r}: win_bag must be a whole number of tiles, 0 to 100")
     if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
         raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
     for key, x in opts.items():
@@ -294,6 +309,15 @@ class EvaluatorPlayer:
         options = dict(options or {})
         search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
         self.peg_bag = int(options.pop("peg_bag", PEG_MAX_BAG))
+        self.win_bag = int(options.pop("win_bag", 0))
+        self._win_table = None
+        if self.win_bag:
+            from ..eval.win_probability import WinProbability
+
+            self._win_table = WinProbability.of_pack(pack)
+            if self._win_table is None:
+                raise EngineError(f"engine {name!r}: win_bag needs the pack's win-probability table; build it with "
+                                  f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
         check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
         # an evaluator that reads what the opponent kept (heuri6): the player infers it from
@@ -340,7 +364,28 @@ class EvaluatorPlayer:
                 self._infers.set_opponent_leaves(None, None)
             else:
                 self._infers.set_opponent_leaves(inference.leaves, inference.posterior, inference.prior)
+        if self._win_table is not None and 1 <= position.bag_size <= self.win_bag:
+            return self._choose_to_win(position)
         return self._choose(position)
+
+    def _choose_to_win(self, position):
+        """Near the end of the bag: the likeliest win among the evaluator's first
+        :data:`WIN_CANDIDATES` (:func:`heuri.eval.win_probability.move_win_chances`; of
+        chances within :data:`WIN_TIE` of the best, the better equity). ``info["win"]``: its
+        chance."""
+        from ..core.move import Move, Pass
+        from ..eval.win_probability import move_win_chances
+
+        ranking = self._choose.__self__.rank(position)
+        if len(ranking) == 0:
+            return Pass()
+        me = position.to_move
+        spread = float(position.scores[me] - position.scores[1 - me])
+        w = move_win_chances(self._win_table, spread, int(position.bag_size), ranking,
+                             int(np.asarray(position.rack).sum()), WIN_CANDIDATES)
+        i = int(np.flatnonzero(w >= w.max() - WIN_TIE)[0])  # the better equity among near-equal chances
+        self.info["win"] = float(w[i])
+        return Move.from_record(ranking.moves[i], self.pack.spec)
 
     def observe(self, position, move) -> None:
         """Be told of a move just made (:meth:`SimPlayer.observe`); kept only by a player
