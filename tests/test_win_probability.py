@@ -139,24 +139,36 @@ def test_the_chance_to_win_of_each_candidate_by_hand(pack_en):
 
 def test_an_engine_with_win_bag_plays_the_likeliest_win(pack_en):
     """``heuri5@win_bag=N``: with 1 to N tiles in the bag the player plays the likeliest win
-    among heuri5's first ten by the pack's table; above N, or with win_bag=0, heuri5's move."""
+    among heuri5's first ten (of chances within WIN_TIE of the best, the better equity); above
+    N, or with win_bag=0, heuri5's move. A table where the opponent to move with four tiles
+    in the bag is far behind makes the two-tile IT (heuri5's fifth) the likeliest win."""
     from heuri.eval.evaluate import make_evaluator
     from heuri.eval.win_probability import move_win_chances
     from heuri.game import Position
+    from heuri.move import Move
+    from heuri.play.players import WIN_TIE
 
-    t = WinProbability.of_pack(pack_en)
-    if t is None:
+    if WinProbability.of_pack(pack_en) is None:
         pytest.skip("build/en/win_probability.parquet is not built (snakemake --cores 2 en)")
     pos = Position.from_cgp(TRAILING, pack_en.spec)
     r = make_evaluator(pack_en, "heuri5").rank(pos)
-    w = move_win_chances(t, -58.0, 6, r, 7, 10)
-    player = make_player("heuri5@win_bag=6", pack_en)
-    move = player.choose(pos)
-    from heuri.move import Move
-
-    assert move == Move.from_record(r.moves[int(np.argmax(w))], pack_en.spec)
-    assert player.info["win"] == pytest.approx(w.max())
     top = Move.from_record(r.moves[0], pack_en.spec)
+    player = make_player("heuri5@win_bag=6", pack_en)
+    offset = np.array([15.0, 15.0, 15.0, 15.0, -60.0, 15.0, 15.0])
+    player.win_table = WinProbability(offset, np.full(7, 25.0), np.ones(7, np.int64))
+    w = move_win_chances(player.win_table, -58.0, 6, r, 7, 10)
+    pick = min(i for i in range(10) if w[i] >= w.max() - WIN_TIE)
+    assert pick == 4 and r.j[4] == 22 and int(r.leaves[4].sum()) == 5
+    assert player.choose(pos) == Move.from_record(r.moves[4], pack_en.spec) != top
+    assert player.info["win"] == pytest.approx(w[4])
+    # IT's edge shrunk below WIN_TIE: a tie, and the better equity is played
+    for off4 in np.linspace(15.0, -60.0, 751):
+        offset[4] = off4
+        player.win_table = WinProbability(offset.copy(), np.full(7, 25.0), np.ones(7, np.int64))
+        w = move_win_chances(player.win_table, -58.0, 6, r, 7, 10)
+        if int(np.argmax(w)) == 4:
+            break
+    assert 0 < w[4] - w[0] < WIN_TIE and player.choose(pos) == top
     assert make_player("heuri5@win_bag=5", pack_en).choose(pos) == top
     assert make_player("heuri5@win_bag=0", pack_en).choose(pos) == top
     for bad in ("heuri5@win_bag=2.5", "heuri5@win_bag=101", "heuri5@win_bag=-1"):

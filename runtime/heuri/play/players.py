@@ -310,12 +310,13 @@ class EvaluatorPlayer:
         search_options = {k: options.pop(k) for k in ENDGAME_OPTIONS if k in options}
         self.peg_bag = int(options.pop("peg_bag", PEG_MAX_BAG))
         self.win_bag = int(options.pop("win_bag", 0))
-        self._win_table = None
+        #: the win-probability table read with 1 to ``win_bag`` tiles in the bag (the pack's)
+        self.win_table = None
         if self.win_bag:
             from ..eval.win_probability import WinProbability
 
-            self._win_table = WinProbability.of_pack(pack)
-            if self._win_table is None:
+            self.win_table = WinProbability.of_pack(pack)
+            if self.win_table is None:
                 raise EngineError(f"engine {name!r}: win_bag needs the pack's win-probability table; build it with "
                                   f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
         check_endgame_budget(name, endgame_options)
@@ -364,7 +365,7 @@ class EvaluatorPlayer:
                 self._infers.set_opponent_leaves(None, None)
             else:
                 self._infers.set_opponent_leaves(inference.leaves, inference.posterior, inference.prior)
-        if self._win_table is not None and 1 <= position.bag_size <= self.win_bag:
+        if self.win_table is not None and 1 <= position.bag_size <= self.win_bag:
             return self._choose_to_win(position)
         return self._choose(position)
 
@@ -381,7 +382,7 @@ class EvaluatorPlayer:
             return Pass()
         me = position.to_move
         spread = float(position.scores[me] - position.scores[1 - me])
-        w = move_win_chances(self._win_table, spread, int(position.bag_size), ranking,
+        w = move_win_chances(self.win_table, spread, int(position.bag_size), ranking,
                              int(np.asarray(position.rack).sum()), WIN_CANDIDATES)
         i = int(np.flatnonzero(w >= w.max() - WIN_TIE)[0])  # the better equity among near-equal chances
         self.info["win"] = float(w[i])
