@@ -107,10 +107,11 @@ def move_win_chances(table: WinProbability, spread: float, bag: int, ranking, ra
     float64 in [0, 1]: the static engine's choice near the end of the bag.
 
     Heuri's value of a move is an expectation: its score ``j``, the bingo of the next turn
-    (probability ``p``, expected points ``e``) and the other leave terms ``x = v − j − e``. Two
-    moves of equal value are not worth the same when the game is nearly decided: trailing by
-    60 with 8 tiles in the bag, a leave that bingos one time in three is worth more than its
-    expected 25 points, since only a bingo wins. Each candidate is read as two outcomes, the
+    (probability ``p``, expected points ``e``) and the value's other terms ``x = v − j − e``
+    (leave quality, the opponent's lanes, scoring power). Two moves of equal value are not
+    worth the same when the game is nearly decided: trailing by 60 with 8 tiles in the bag, a
+    leave that bingos one time in two is worth more than its expected 25 points, since only a
+    bingo wins. Each candidate is read as two outcomes, the
     bingo or not, each turned into a chance to win by the table with the opponent to move:
 
         W = p·(1 − P(−(s + j + x − c + e/p), b′)) + (1 − p)·(1 − P(−(s + j + x − c), b′))

@@ -100,7 +100,7 @@ PEG_OPTIONS = ("peg_bag",)
 WIN_OPTIONS = ("win_bag",)
 WIN_CANDIDATES = 10
 #: chances to win within this much of the best are a tie, broken by equity: a game already
-#: won or lost would otherwise give up points for a thousandth of a win
+#: won or lost would otherwise give up points for less than half a percentage point
 WIN_TIE = 0.005
 #: the range of an engine-name option (:func:`parse_engine`): finite numbers, these bounds
 #: for the options that have their own, ±OPTION_MAX for the evaluators' weights (far beyond
