@@ -111,8 +111,8 @@ def move_win_chances(table: WinProbability, spread: float, bag: int, ranking, ra
     (leave quality, the opponent's lanes, scoring power). Two moves of equal value are not
     worth the same when the game is nearly decided: trailing by 60 with 8 tiles in the bag, a
     leave that bingos one time in two is worth more than its expected 25 points, since only a
-    bingo wins. Each candidate is read as two outcomes, the
-    bingo or not, each turned into a chance to win by the table with the opponent to move:
+    bingo wins. Each candidate is read as two outcomes, the bingo or not, each turned into a
+    chance to win by the table with the opponent to move:
 
         W = p·(1 − P(−(s + j + x − c + e/p), b′)) + (1 − p)·(1 − P(−(s + j + x − c), b′))
 
