@@ -71,6 +71,16 @@ class WinProbability:
         out = 1.0 / (1.0 + np.exp(-z))
         return float(out) if np.ndim(out) == 0 else out
 
+    def p_after_move(self, spread, bag):
+        """The chance to win of the player who has just moved, the opponent to move: ``1 −
+        p(−spread, bag)``, with ``spread`` theirs (points) and ``bag`` the tiles left.
+
+        >>> t = WinProbability(np.array([0.0]), np.array([10.0]), np.array([1]))
+        >>> round(t.p_after_move(10, 5), 3)
+        0.731
+        """
+        return 1.0 - self.p(-np.asarray(spread, np.float64), bag)
+
     def table(self) -> dict[str, np.ndarray]:
         """The columns of ``win_probability.parquet``: ``bag`` int16, ``offset`` and
         ``scale`` float64 points, ``positions`` int64."""
@@ -144,7 +154,7 @@ def move_win_chances(table: WinProbability, spread: float, bag: int, ranking, ra
     after = np.where(placing, np.maximum(bag - np.maximum(placed, 0), 0), bag)
     base = spread + j + x - c
     bingo = np.divide(e, p, out=np.zeros(n), where=p > 0)
-    return p * (1.0 - table.p(-(base + bingo), after)) + (1.0 - p) * (1.0 - table.p(-base, after))
+    return p * table.p_after_move(base + bingo, after) + (1.0 - p) * table.p_after_move(base, after)
 
 
 def _logistic_fit(s: np.ndarray, y: np.ndarray, iterations: int = 50) -> tuple[float, float]:

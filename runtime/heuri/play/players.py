@@ -323,8 +323,9 @@ class EvaluatorPlayer:
         self._choose = _evaluator_choose(pack, evaluator, options)
         # an evaluator that reads what the opponent kept (heuri6): the player infers it from
         # the move it is told of (observe) and hands the posterior over before each choice
-        owner = getattr(self._choose, "__self__", None)
-        self._infers = owner if hasattr(owner, "set_opponent_leaves") else None
+        #: the evaluator behind ``_choose`` (None for greedy)
+        self._evaluator = getattr(self._choose, "__self__", None)
+        self._infers = self._evaluator if hasattr(self._evaluator, "set_opponent_leaves") else None
         self._model = None
         self._seen = None
         self._greedy = GreedyPlayer(pack)
@@ -377,7 +378,7 @@ class EvaluatorPlayer:
         from ..core.move import Move, Pass
         from ..eval.win_probability import move_win_chances
 
-        ranking = self._choose.__self__.rank(position)
+        ranking = self._evaluator.rank(position)
         if len(ranking) == 0:
             return Pass()
         me = position.to_move

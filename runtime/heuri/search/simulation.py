@@ -496,7 +496,7 @@ class Simulator:
 
         if over:
             return game_result(spread)
-        return 1.0 - float(self.win_table.p(-spread, bag))
+        return float(self.win_table.p_after_move(spread, bag))
 
     def opponent_racks(self, unseen: np.ndarray, opponent_leave=None):
         """A function ``draw(rack_size) -> (rack, order)``: the opponent's rack ((L+1,)
