@@ -143,6 +143,22 @@ def test_an_engine_that_dies_is_restarted_for_the_next_game(fake, opening, tmp_p
     assert "flaky: dying once" in err.read_text()
 
 
+def test_a_killed_engine_leaves_its_stdout_to_its_reader(fake, opening):
+    """Each failure kills the engine and the next turn starts another: every handshake arrives
+    whole (the engine's name with its first letter), and the killed engine's reader has closed
+    its stdout before the next engine's pipe can take its descriptor number."""
+    pl = SiuPlayer(f"siu:{sys.executable} {fake} illegal", movetime_ms=50, grace_s=5, start_timeout_s=10)
+    names = []
+    for _ in range(12):
+        with pytest.raises(EngineFailure, match="answered the illegal move"):
+            pl.choose(opening)
+        eng = pl.engine
+        names.append(eng.id_name)
+        assert not eng.alive and not eng._reader.is_alive() and eng.proc.stdout.closed
+    assert names == ["fake 1"] * 12
+    pl.close()
+
+
 def test_missing_command_is_a_start_failure(opening, tmp_path):
     pl = SiuPlayer("siu:/nonexistent/engine --siu", stderr_path=tmp_path / "x.stderr")
     with pytest.raises(EngineFailure) as e:

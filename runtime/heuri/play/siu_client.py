@@ -90,6 +90,7 @@ class SiuEngine:
         self._lines: queue.Queue = queue.Queue()
         self._tail: deque = deque(maxlen=transcript)
         self._err = None
+        self._reader: threading.Thread | None = None
         self.id_name = self.id_author = None
         self.capabilities: set[str] = set()
         self.options: dict[str, str] = {}
@@ -112,8 +113,9 @@ class SiuEngine:
         except OSError as e:
             raise EngineFailure(f"cannot start engine {shlex.join(self.argv)}: {e}", "start") from None
         self._lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self._lines), daemon=True,
-                         name="siu-client-reader").start()
+        self._reader = threading.Thread(target=self._read, args=(self.proc, self._lines), daemon=True,
+                                        name="siu-client-reader")
+        self._reader.start()
         self.send("siu")
         for line in self.read_until(lambda s: s == "siuok", timeout, "siuok"):
             tok = line.split()
@@ -129,11 +131,20 @@ class SiuEngine:
 
     @staticmethod
     def _read(proc, lines: queue.Queue) -> None:
+        # The reader owns the engine's stdout and is the only one to close it, at end of
+        # output: closed from another thread, its descriptor number could be reused by the
+        # next engine's pipe between two of these reads, and this thread would take that
+        # engine's bytes (seen as a handshake line losing its first letter).
         try:
             for raw in iter(proc.stdout.readline, b""):
                 lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-        except (OSError, ValueError):  # the pipe was closed under us (kill/close)
+        except (OSError, ValueError):
             pass
+        finally:
+            try:
+                proc.stdout.close()
+            except OSError:
+                pass
         lines.put(None)
 
     def send(self, line: str) -> None:
@@ -225,11 +236,14 @@ class SiuEngine:
                 except subprocess.TimeoutExpired:
                     self.proc.kill()
                     self.proc.wait()
-            for f in (self.proc.stdin, self.proc.stdout):
-                try:
-                    f.close()
-                except OSError:
-                    pass
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            # the process is gone, so its stdout ends and the reader closes it; a descendant
+            # still holding the pipe keeps that reader (and the descriptor) alive, which is safe
+            if self._reader is not None:
+                self._reader.join(timeout)
         if self._err is not None:
             self._err.close()
             self._err = None
