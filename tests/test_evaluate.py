@@ -367,7 +367,8 @@ def test_delta_sums_ov_equals_delta_sums_opp(pack_en):
                 hold = bd.ix.holding(leave)
                 t = 7 - int(leave.sum())
                 a = _delta_sums_opp(bd.delta_bits, after, hold, rows, val, U, leave, t, BINOM, ours)
-                b = _delta_sums_ov(bd.delta_bits, after, hold, key_runs(pack_en), val, U, leave, t, BINOM, ours, ov)
+                b = _delta_sums_ov(bd.delta_bits, after, hold, key_runs(pack_en), val, U, leave, t, BINOM[U], ours,
+                                    ov)
                 assert a == b
                 checked += a[2] != 0
     assert checked > 5

@@ -16,8 +16,8 @@ from heuri.core.game import Game
 from heuri.core.move import Placement
 from heuri.eval.bingo import BoardDelta, random_board
 from heuri.eval.evaluate import EvaluatorError, _new_squares, make_evaluator
-from heuri.eval.probability import (ProbabilityError, augmented_bag, key_rows, leave_tables,
-                                    opponent_mixture)
+from heuri.eval.probability import (ProbabilityError, augmented_bag, draw_weights, key_rows, leave_table,
+                                    leave_tables, opponent_mixture, own_draw_weights)
 from heuri.play.players import make_player
 
 R = 7
@@ -190,6 +190,102 @@ def test_heuri6_lanes_term_reads_the_posterior(pack_en):
     again = ev.rank_arrays(letters, blanks, rack, U, 60)
     h5 = make_evaluator(pack_en, "heuri5", top=6, prune=False).rank_arrays(letters, blanks, rack, U, 60)
     np.testing.assert_array_equal(again.v, h5.v)
+
+
+def test_our_draw_from_what_they_kept_is_the_mixture(pack_en):
+    """Our next draw when the opponent kept 2 tiles (every 2-tile leave with its prior, a
+    posterior on 40 of them): for our 6-tile leaves (one tile to draw) e(L) and p(L) are
+    exactly the mixture Σ_j π_j·(the uniform draw from U − L_j); a posterior equal to the
+    prior gives the uniform weights back; bad weights are refused."""
+    spec = pack_en.spec
+    letters, blanks, rack, U = _setup(pack_en, 21, 7)
+    pool = U + rack
+    rack = np.bincount(spec.parse_tiles("AEINRST"), minlength=spec.n_kinds)
+    assert (rack <= pool).all()
+    U = pool - rack
+    leaves, prior = _all_leaves(U, 2)
+    rng = np.random.default_rng(5)
+    post = np.zeros(len(leaves))
+    post[rng.choice(len(leaves), 40, replace=False)] = rng.random(40) ** 2
+    post /= post.sum()
+    W = own_draw_weights(U, leaves, post, prior)
+    use = np.asarray(pack_en.keys.is_septet)
+    val = np.asarray(pack_en.keys.sigma) * 2.5 + 50.0
+    bag = int(U.sum()) - 9  # our rack's 7 and their 2 kept tiles are off the bag
+    lv, e, p = leave_table(pack_en, rack, U, use, val, bag, draw=W)
+    e_mix = np.zeros(len(lv))
+    p_mix = np.zeros(len(lv))
+    for j in np.flatnonzero(post):
+        _, ej, pj = leave_table(pack_en, rack, U - leaves[j], use, val, bag)
+        e_mix += post[j] * ej
+        p_mix += post[j] * pj
+    six = lv.sum(axis=1) == R - 1
+    assert six.sum() >= 5 and (e_mix[six] > 0).all()
+    np.testing.assert_allclose(e[six], e_mix[six], rtol=1e-9)
+    np.testing.assert_allclose(p[six], p_mix[six], rtol=1e-9)
+    _, e_uni, _ = leave_table(pack_en, rack, U, use, val, bag)
+    assert np.abs(e[six] - e_uni[six]).max() > 0.05  # the posterior moved them
+    np.testing.assert_allclose(own_draw_weights(U, leaves, prior, prior), draw_weights(U), rtol=1e-12)
+    with pytest.raises(ProbabilityError, match="own draw"):
+        own_draw_weights(U, leaves, post[:-1], prior)
+    assert spec.rack_size == R
+
+
+def test_draw_weights_that_rule_a_tile_out(pack_en):
+    """Draw weights of 0 for every blank are the uniform draw from the unseen tiles without
+    their blanks, over the same C(N, t); weights of 0 for every kind but the blank give 0.
+    A one-tile rack has eight leave groups: a key whose weight is 0, listed again at each
+    such key, would be written past the list's end (a crash, or another array overwritten)."""
+    spec = pack_en.spec
+    letters, blanks, rack, U = _setup(pack_en, 21, 7)
+    assert U[spec.blank] == 2
+    rack = np.bincount(spec.parse_tiles("S"), minlength=spec.n_kinds)
+    W = draw_weights(U)
+    W[spec.blank, 1:] = 0.0
+    use = np.asarray(pack_en.keys.is_septet)
+    val = np.asarray(pack_en.keys.sigma) * 2.5 + 50.0
+    N = int(U.sum())
+    lv, e, p = leave_table(pack_en, rack, U, use, val, N, draw=W)
+    no_blank = U.copy()
+    no_blank[spec.blank] = 0
+    _, e0, p0 = leave_table(pack_en, rack, no_blank, use, val, N)
+    t = R - lv.sum(axis=1)
+    scale = np.array([comb(N - 2, int(k)) / comb(N, int(k)) for k in t])
+    assert (e0 > 0).all()
+    np.testing.assert_allclose(e, e0 * scale, rtol=1e-12)
+    np.testing.assert_allclose(p, p0 * scale, rtol=1e-12)
+    # every kind but the blank ruled out: two blanks cannot fill a rack around one S
+    only = np.zeros_like(W)
+    only[:, 0] = 1.0
+    only[spec.blank] = draw_weights(U)[spec.blank]
+    _, e1, p1 = leave_table(pack_en, rack, U, use, val, N, draw=only)
+    assert not e1.any() and not p1.any()
+
+
+def test_heuri6_draw_option(pack_en):
+    """``heuri6@draw=1`` changes values only through the posterior: with the posterior equal
+    to the prior they are heuri6's (to rounding); with the opponent known to hold both
+    blanks our leaves' chances of a blank are gone and values move; draw=2 is refused."""
+    spec = pack_en.spec
+    letters, blanks, rack, U = _setup(pack_en, 21, 7)
+    leaves, prior = _all_leaves(U, 2)
+    base = make_evaluator(pack_en, "heuri6", top=6, prune=False)
+    base.set_opponent_leaves(leaves, prior, prior)
+    want = base.rank_arrays(letters, blanks, rack, U, 60)
+    ev = make_evaluator(pack_en, "heuri6", top=6, prune=False, draw=1)
+    ev.set_opponent_leaves(leaves, prior, prior)
+    got = ev.rank_arrays(letters, blanks, rack, U, 60)
+    np.testing.assert_array_equal(got.moves, want.moves)
+    np.testing.assert_allclose(got.v, want.v, rtol=1e-9, atol=1e-9)
+    assert U[spec.blank] == 2
+    post = (leaves[:, spec.blank] == 2).astype(float)
+    ev.set_opponent_leaves(leaves, post, prior)
+    moved = ev.rank_arrays(letters, blanks, rack, U, 60)
+    base.set_opponent_leaves(leaves, post, prior)
+    ref = base.rank_arrays(letters, blanks, rack, U, 60)
+    assert not np.allclose(np.sort(moved.v), np.sort(ref.v))
+    with pytest.raises(EvaluatorError, match="draw must be 0 or 1"):
+        make_evaluator(pack_en, "heuri6", draw=2)
 
 
 def test_the_heuri6_player_infers_from_the_move_it_is_told_of(pack_en):

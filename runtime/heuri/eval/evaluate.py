@@ -47,7 +47,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.errors import HeuriError
-from .probability import BINOM, bingo_value, default_bag_size, key_rows, key_runs, leave_table, leave_tables
+from .probability import bingo_value, draw_weights, default_bag_size, key_rows, key_runs, leave_table, leave_tables
 
 VOWELS = frozenset("AEIOU")
 
@@ -112,13 +112,14 @@ class Ranking:
 
 
 @njit(cache=True, nogil=True)
-def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
+def _delta_sums(before, after, holding, rows, val, U, leave, t, cu):
     """Σ (δ' − δ)·val·p(s | L) and Σ (δ' − δ)·p(s | L) over the keys whose δ changes
     between the bitsets ``before`` and ``after`` ((ceil(n/64),) uint64, bit s % 64 of word
     s // 64), unnormalised (the caller divides by C(N, t)). ``holding``: the same bitset
     of the keys that hold the leave (the others have p = 0). rows: (n, R) uint8 sorted
-    key tiles; val (n,) float64 points; U, leave (K,) counts; t = R − |L|. Keys that need
-    more of a tile than U has have p = 0 and add nothing."""
+    key tiles; val (n,) float64 points; U, leave (K,) counts; t = R − |L|; cu (K, D) the
+    draw weights (:func:`heuri.eval.probability.draw_weights`). Keys that need more of a
+    tile than U has have p = 0 and add nothing."""
     de = 0.0
     dp = 0.0
     R = rows.shape[1]
@@ -143,7 +144,7 @@ def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
                     a = 0.0
                     break
                 if d > 0:
-                    a *= binom[U[x], d]
+                    a *= cu[x, d]
                     drawn += d
             if a == 0.0 or drawn != t:
                 continue
@@ -154,7 +155,7 @@ def _delta_sums(before, after, holding, rows, val, U, leave, t, binom):
 
 
 @njit(cache=True, nogil=True)
-def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, ov):
+def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, cu, ours, ov):
     """:func:`_delta_sums` and, in the same pass, the opponent's Σ (δ' − δ)·val·p(s | ∅)
     (unnormalised: the caller divides by C(N, R)) over every key whose δ changes, the
     opponent's rack being R tiles of U; ``ours``: False skips our sums (the bag cannot fill
@@ -185,7 +186,7 @@ def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, 
             do += sgn * ov[k]
             if not hv & bit:
                 continue
-            a = 1.0  # ours: Π C(U_x, s_x − L_x)
+            a = 1.0  # ours: Π cu[x, s_x − L_x], Π C(U_x, s_x − L_x) for a uniform draw
             drawn = 0
             mine = True
             for j in range(R):
@@ -199,7 +200,7 @@ def _delta_sums_ov(before, after, holding, runs, val, U, leave, t, binom, ours, 
                     mine = False
                     break
                 if d > 0:
-                    a *= binom[U[x], d]
+                    a *= cu[x, d]
                     drawn += d
             if mine and drawn == t:
                 de += sgn * a * val[k]
@@ -552,8 +553,9 @@ class Heuri3(Evaluator):
         every = q > 0 or (refining and self.prune and (n_place if self.exact else min(self.top, n_place)) > 1)
         # one pass over the keys: e(L | δ), e(L | every key lands) and the opponent's per-key
         # terms (the same floats as separate passes)
+        cu = self._draw_weights(U)  # our draw: C(U_x, d), or from what the opponent kept
         _, e_tab, p_tab, e_all_tab, p_all_tab, ov = leave_tables(
-            self.pack, rack, U, bd.delta, self._val, bag_size, every=every, opponent=opp_on)
+            self.pack, rack, U, bd.delta, self._val, bag_size, every=every, opponent=opp_on, draw=cu)
         e_o_known = None  # the opponent's whole expectation when it is not our empty leave's e
         if opp_on:
             ov, e_o_known = self._opponent_terms(ov, U, bd)
@@ -633,12 +635,12 @@ class Heuri3(Evaluator):
                     holding[code] = bd.ix.holding(lv[i])
                 if opp_on:  # our sums and the change of the opponent's bingo expectation
                     de, dp, d_opp = _delta_sums_ov(bd.delta_bits, after, holding[code], runs_k,
-                                                   self._val, U, lv[i].astype(np.int64), t, BINOM,
+                                                   self._val, U, lv[i].astype(np.int64), t, cu,
                                                    draws, ov)
                     d_opp = opp_w * d_opp / c_opp
                 else:
                     de, dp = _delta_sums(bd.delta_bits, after, holding[code], rows_k, self._val, U,
-                                         lv[i].astype(np.int64), t, BINOM)
+                                         lv[i].astype(np.int64), t, cu)
                 if de or dp or d_opp:
                     if de or dp:
                         c = comb(N, t)
@@ -676,6 +678,12 @@ class Heuri3(Evaluator):
     opponent = 0.0
     #: weight of "every key lands" in e (0 in Heuri_3; see :class:`Heuri4`)
     lanes = 0.0
+
+    def _draw_weights(self, U):
+        """The weights of our next draw, (K, D) float64: the uniform draw from the unseen
+        tiles ``U`` (:func:`heuri.eval.probability.draw_weights`); :class:`Heuri6` with
+        ``draw=1`` draws from what the opponent likely left in the bag."""
+        return draw_weights(U)
 
     def _opponent_terms(self, ov, U, bd):
         """The opponent's per-key terms and, when they are not the uniform draw's, their
@@ -866,15 +874,21 @@ class Heuri6(Heuri5):
     a random draw. The posterior (leaves and their probabilities) comes from
     :mod:`heuri.search.inference`, set by the player before each decision with
     :meth:`set_opponent_leaves`; without one (the first move, a position given alone)
-    Heuri6 values every move as Heuri5. Options as :class:`Heuri5`."""
+    Heuri6 values every move as Heuri5. Options as :class:`Heuri5`, and ``draw`` (0; 1
+    also draws our own next rack from what they likely left in the bag: the keys' chances
+    in ``e`` and ``p`` weighted by :func:`heuri.eval.probability.own_draw_weights`)."""
 
     name = "heuri6"
 
-    def __init__(self, pack, samples: int = 24, temperature: float = 6.0, **options):
+    def __init__(self, pack, samples: int = 24, temperature: float = 6.0, draw: int = 0, **options):
         super().__init__(pack, **options)
         if not (1 <= samples <= 100000) or samples != int(samples) or not temperature > 0:
             raise EvaluatorError(f"heuri6: samples must be a whole number 1..100000 and temperature > 0, "
                                  f"got {samples} and {temperature}")
+        if draw not in (0, 1):
+            raise EvaluatorError(f"heuri6: draw must be 0 or 1, got {draw}")
+        #: 1: our next draw comes from what the opponent likely left in the bag
+        self.draw = int(draw)
         #: the inference's budget, read by the player that runs it: racks valued (every
         #: leave when there are at most that many) and the model's temperature τ (points)
         self.samples = int(samples)
@@ -899,6 +913,14 @@ class Heuri6(Heuri5):
         # when the unseen tiles cannot fill their rack)
         self._deciding, self._posterior = self._posterior, None
         return super()._values(letters, blanks, rack, U, bag_size, moves, lv)
+
+    def _draw_weights(self, U):
+        post = self._deciding
+        if post is None or not self.draw:
+            return super()._draw_weights(U)
+        from .probability import own_draw_weights
+
+        return own_draw_weights(U, post[0], post[1], post[2], self.spec.rack_size)
 
     def _opponent_terms(self, ov, U, bd):
         post = self._deciding

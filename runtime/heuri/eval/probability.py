@@ -57,6 +57,23 @@ def _binomial_table(n: int = MAX_COUNT, k: int = 16) -> np.ndarray:
 BINOM = _binomial_table()
 
 
+def draw_weights(U: np.ndarray) -> np.ndarray:
+    """The weights of a uniform draw from the unseen tiles, per kind: ``W[x, d] = C(U_x, d)``,
+    (K, 16) float64 (``U``: (K,) counts). The kernels below weight a draw of ``d_x`` tiles
+    of each kind by ``Π_x W[x, d_x]``; divided by C(N, t) it is the multivariate
+    hypergeometric chance of the draw."""
+    return BINOM[np.asarray(U, np.int64)]
+
+
+def _draw(U, draw):
+    if draw is None:
+        return draw_weights(U)
+    draw = np.ascontiguousarray(draw, np.float64)
+    if draw.shape != (len(U), BINOM.shape[1]):
+        raise ProbabilityError(f"draw weights of shape {draw.shape}, expected {(len(U), BINOM.shape[1])}")
+    return draw
+
+
 # -- the augmented bag ---------------------------------------------------------------------
 def board_counts(spec, letters: np.ndarray, blanks: np.ndarray) -> np.ndarray:
     """Tiles on a board as a count vector, shape (L+1,), int64: a blank on the board counts
@@ -236,9 +253,10 @@ _NONE_F = np.zeros(0, np.float64)
 
 
 @njit(cache=True, nogil=True)
-def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m):
+def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, cu, lstride, m):
     """The groups' sums (``ge``/``gp`` at the ``nt`` codes of ``touched``, zeroed again
-    here) spread over the leaves l ≤ group: e_num[l] += ge·Π C(U_x, g_x − l_x)."""
+    here) spread over the leaves l ≤ group: e_num[l] += ge·Π cu[x, g_x − l_x] (cu: the
+    draw weights, C(U_x, d) for a uniform draw; :func:`draw_weights`)."""
     e_num = np.zeros(m, np.float64)
     p_num = np.zeros(m, np.float64)
     g = np.zeros(nk + 1, np.int64)
@@ -267,7 +285,7 @@ def _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m):
                 if d > U[x]:
                     term = 0.0
                     break
-                term *= binom[U[x], d]
+                term *= cu[x, d]
                 li += lv[j] * lstride[j]
             if term != 0.0:
                 e_num[li] += se * term
@@ -298,13 +316,15 @@ def _add_group(ge, gp, touched, nt, code, a, v):
 
 
 @njit(cache=True, nogil=True)
-def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
+def _leave_kernel2(runs, use, val, U, rack, binom, cu, ge, gp, ge2, gp2, ov):
     """:func:`_leave_kernel` over the keys of ``use`` and, in the same pass over the keys,
     the same table over every key (when ``ge2`` is not empty: zeroed scratch like ``ge``)
     and, when ``ov`` is not empty ((n,) float64, written), each key's unnormalised
     p(s | ∅)·val: Π_x C(U_x, s_x) · val[s] (0 when U lacks a tile of s), the product taken
     in the key's tile order. Returns (e_num, p_num, e2_num, p2_num) ((0,) arrays for the
-    table not asked for). ``runs``: :func:`key_runs` (the keys' tiles as runs)."""
+    table not asked for). ``runs``: :func:`key_runs` (the keys' tiles as runs). Our draw
+    is weighted by ``cu`` (K, D) (:func:`draw_weights`), the opponent's ``ov`` by the
+    uniform C(U_x, c) of ``binom``."""
     K = U.shape[0]
     slot = np.full(K, -1, np.int64)
     kinds = np.zeros(K, np.int64)
@@ -355,7 +375,7 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
                 if c > U[x]:
                     ok = False
                     break
-                a *= binom[U[x], c]
+                a *= cu[x, c]
             else:
                 if c >= base[sl]:
                     ok = False
@@ -364,15 +384,17 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
         if want_ov:
             # not ok: c > U_x for some kind (c ≥ base > r_x + U_x for a rack kind), so o = 0
             ov[i] = o * val[i] if ok else 0.0
-        if not ok:
+        # a == 0: the draw weights rule the key out; added, it would leave its group's sums
+        # at zero, and the group would be listed again at each such key, past touched's end
+        if not ok or a == 0.0:
             continue
         if u:
             nt = _add_group(ge, gp, touched, nt, code, a, val[i])
         if both:
             nt2 = _add_group(ge2, gp2, touched2, nt2, code, a, val[i])
-    e_num, p_num = _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, binom, lstride, m)
+    e_num, p_num = _spread(touched, nt, ge, gp, nk, base, kinds, rack, U, cu, lstride, m)
     if both:
-        e2, p2 = _spread(touched2, nt2, ge2, gp2, nk, base, kinds, rack, U, binom, lstride, m)
+        e2, p2 = _spread(touched2, nt2, ge2, gp2, nk, base, kinds, rack, U, cu, lstride, m)
     else:
         e2 = np.zeros(0, np.float64)
         p2 = np.zeros(0, np.float64)
@@ -380,18 +402,20 @@ def _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, ge2, gp2, ov):
 
 
 @njit(cache=True, nogil=True)
-def _leave_kernel(runs, use, val, U, rack, binom, ge, gp):
+def _leave_kernel(runs, use, val, U, rack, binom, cu, ge, gp):
     """e and p_any (unnormalised by C(N, t)) for every sub-multiset of ``rack``.
 
-    runs (n, R) uint8 or uint16 the keys' tile runs (:func:`key_runs`); use (n,) bool; val (n,) float64; U, rack (K,) int64;
-    ge, gp: zeroed scratch of size ≥ Π (bases); returned zeroed again.
+    runs (n, R) uint8 or uint16 the keys' tile runs (:func:`key_runs`); use (n,) bool; val
+    (n,) float64; U, rack (K,) int64; binom: :data:`BINOM`; cu (K, D) float64 the draw
+    weights (:func:`draw_weights`); ge, gp: zeroed scratch of size ≥ Π (bases); returned
+    zeroed again.
     Returns (e_num, p_num) of shape (m,), m = Π (r_x + 1), index in sub_multisets order.
 
     Keys are grouped by their counts of the rack's kinds (the product over the other
     kinds does not depend on the leave), then each group is spread over the leaves it
     holds (:func:`_spread`)."""
     none = np.zeros(0, np.float64)
-    e_num, p_num, _, _ = _leave_kernel2(runs, use, val, U, rack, binom, ge, gp, none, none, none)
+    e_num, p_num, _, _ = _leave_kernel2(runs, use, val, U, rack, binom, cu, ge, gp, none, none, none)
     return e_num, p_num
 
 
@@ -438,7 +462,8 @@ def _leave_inputs(pack, rack, U, bag_size):
 
 
 def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
-                bag_size: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                bag_size: int | None = None, draw: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """e(L) and p_any(L) for every distinct leave L of ``rack``, in one pass over the keys.
 
     - ``rack``: (K,) count vector; ``U``: (K,) augmented bag (:func:`augmented_bag`).
@@ -446,6 +471,8 @@ def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.
       ``val``: (n,) float64 bingo values (:func:`bingo_value`), points.
     - ``bag_size``: tiles in the bag (default :func:`default_bag_size`); a leave needing
       more draws than that gets e = p = 0.
+    - ``draw``: (K, D) float64 weights of our draw in place of C(U_x, d) (None: the
+      uniform draw; :func:`own_draw_weights` draws from what the opponent likely kept).
 
     Returns ``(leaves, e, p)``: leaves (m, K) uint8 in :func:`sub_multisets` order, e (m,)
     float64 points, p (m,) float64 probabilities. Exact (float64 sums of exact products).
@@ -453,18 +480,21 @@ def leave_table(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.
     R, rack, U, N, bag_size, leaves, rows = _leave_inputs(pack, rack, U, bag_size)
     ge, gp = _scratch(_group_size(rack, U, R))
     e_num, p_num = _leave_kernel(rows, np.asarray(use, np.bool_), np.asarray(val, np.float64),
-                                 U, rack, BINOM, ge, gp)
+                                 U, rack, BINOM, _draw(U, draw), ge, gp)
     e, p = _normalise(leaves, e_num, p_num, N, R, bag_size)
     return leaves, e, p
 
 
 def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np.ndarray,
-                 bag_size: int | None = None, every: bool = True, opponent: bool = False):
+                 bag_size: int | None = None, every: bool = True, opponent: bool = False,
+                 draw: np.ndarray | None = None):
     """:func:`leave_table` with the mask ``use`` and, in the same pass over the keys, the
     same table with every key used (``every``: Heuri_3's bound e(L | δ ≡ 1)) and each
     key's opponent term (``opponent``: Π_x C(U_x, s_x)·val(s), the unnormalised
     p(s | ∅)·val of a rack of R tiles drawn from U; divide by C(N, R)). Each result is
     exactly what the separate computation gives (the same sums in the same order).
+    ``draw`` weights our draw as in :func:`leave_table`; the opponent's term stays the
+    uniform draw's.
 
     Returns ``(leaves, e, p, e_every, p_every, ov)``: the first three as
     :func:`leave_table`; ``e_every``/``p_every`` (m,) float64 or None; ``ov`` (n_keys,)
@@ -476,7 +506,7 @@ def leave_tables(pack, rack: np.ndarray, U: np.ndarray, use: np.ndarray, val: np
     ov = np.empty(len(rows), np.float64) if opponent else _NONE_F
     e_num, p_num, e2_num, p2_num = _leave_kernel2(rows, np.asarray(use, np.bool_),
                                                   np.asarray(val, np.float64), U, rack, BINOM,
-                                                  ge, gp, ge2, gp2, ov)
+                                                  _draw(U, draw), ge, gp, ge2, gp2, ov)
     e, p = _normalise(leaves, e_num, p_num, N, R, bag_size)
     e2 = p2 = None
     if every:
@@ -572,6 +602,53 @@ def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior
     seen = b > 0
     out[seen] *= a[seen] / b[seen]
     return out
+
+
+def own_draw_weights(U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray, prior: np.ndarray,
+                     rack_size: int = 7) -> np.ndarray:
+    """The weights of our next draw when what the opponent kept is known in law: they hold
+    a leave ``L`` with probability π(L) (``posterior``) plus tiles drawn after it, and our
+    draw of ``t`` tiles from the bag is then a uniform draw from ``U − L`` (their draw is as
+    random as ours). Its chance is a mixture over the leaves; kind by kind, the uniform
+    weight ``C(U_x, d)`` is scaled by the ratio of the posterior and prior means:
+
+        W[x, d] = C(U_x, d) · Σ_L π(L)·C(U_x − L_x, d) / Σ_L ρ(L)·C(U_x − L_x, d)
+
+    over the leaves considered (every leave, or a sample), ``ρ`` their prior (``prior``).
+    The kernels multiply ``W`` over the kinds drawn and divide by ``C(N, t)``
+    (:func:`leave_table` with ``draw=W``). This is exact for π = ρ (W = C(U_x, d): a move
+    that says nothing changes nothing) and for a draw of one kind with every leave of the
+    prior considered (the mixture of ``C(U_x − L_x, d) / C(N − |L|, d)``); for draws of
+    several kinds it takes the kinds as independent, where the mixture does not. A kind no
+    considered leave leaves enough of (the prior sum 0) gets 0.
+
+    - ``U``: (K,) counts, the tiles unseen by the player to move (the opponent's rack and
+      the bag); ``leaves``: (m, K) counts; ``posterior``, ``prior``: (m,) float64 ≥ 0
+      (:class:`heuri.search.inference.LeaveInference`'s; any common scale).
+
+    Empty leaves (they say nothing), leaves that U cannot hold and leaves larger than the
+    rack are left out of both sums; with none left, the uniform weights. Returns (K, D)
+    float64. Raises ProbabilityError for weights of another length than ``leaves`` or
+    negative."""
+    U = np.asarray(U, np.int64)
+    leaves = np.asarray(leaves, np.int64).reshape(-1, len(U))
+    post = np.asarray(posterior, np.float64)
+    pri = np.asarray(prior, np.float64)
+    if post.shape != (len(leaves),) or pri.shape != (len(leaves),) or (post < 0).any() or (pri < 0).any():
+        raise ProbabilityError(f"own draw: {len(post)} posterior and {len(pri)} prior weights "
+                               f"for {len(leaves)} leaves, each >= 0")
+    W = draw_weights(U).copy()
+    sizes = leaves.sum(axis=1)
+    ok = (leaves <= U).all(axis=1) & (sizes <= rack_size) & (sizes > 0) & ((post > 0) | (pri > 0))
+    if not ok.any() or post[ok].sum() <= 0 or pri[ok].sum() <= 0:
+        return W
+    leaves, post, pri = leaves[ok], post[ok] / post[ok].sum(), pri[ok] / pri[ok].sum()
+    left = BINOM[U[None, :] - leaves]  # (m, K, D): C(U_x − L_x, d)
+    num = np.einsum("m,mkd->kd", post, left)
+    den = np.einsum("m,mkd->kd", pri, left)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        W *= np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    return W
 
 
 #: the compiled kernels of this module whose numba cache tells whether a first run compiles

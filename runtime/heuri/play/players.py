@@ -107,7 +107,8 @@ WIN_TIE = 0.005
 #: any useful weight; the evaluators check their own signs)
 OPTION_MAX = 1e6
 OPTION_BOUNDS = {"exact_nodes": (1, 1e9), "wide": (0, 1), "peg_bag": (1, 7), "win_bag": (0, 100), "k": (0, 1000), "top": (0, 100_000),
-                 "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1)}
+                 "exact": (0, 1), "prune": (0, 1), "penalty": (0, 1), "leave": (0, 1),
+                 "draw": (0, 1)}
 
 
 @runtime_checkable
