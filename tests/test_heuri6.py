@@ -286,6 +286,12 @@ def test_heuri6_draw_option(pack_en):
     assert not np.allclose(np.sort(moved.v), np.sort(ref.v))
     with pytest.raises(EvaluatorError, match="draw must be 0 or 1"):
         make_evaluator(pack_en, "heuri6", draw=2)
+    from heuri.play.players import EngineError, parse_engine
+
+    assert parse_engine("heuri6@draw=1") == ("heuri6", {"draw": 1.0})
+    for bad, why in (("heuri6@draw=0.5", "draw must be 0 or 1"), ("heuri5@draw=1", "unknown option 'draw'")):
+        with pytest.raises(EngineError, match=why):
+            parse_engine(bad)
 
 
 def test_the_heuri6_player_infers_from_the_move_it_is_told_of(pack_en):

@@ -183,6 +183,8 @@ def parse_engine(name: str) -> tuple[str, dict]:
         raise EngineError(f"engine {excerpt(name)!r}: peg_bag must be a whole number of tiles, 1 to 7")
     if opts.get("win_bag", 0) != int(opts.get("win_bag", 0)):
         raise EngineError(f"engine {excerpt(name)!r}: win_bag must be a whole number of tiles, 0 to 100")
+    if opts.get("draw", 0) not in (0, 1):
+        raise EngineError(f"engine {excerpt(name)!r}: draw must be 0 or 1")
     if opts.get("exact_nodes", 1) < 1 or opts.get("wide", 0) not in (0, 1):
         raise EngineError(f"engine {excerpt(name)!r}: exact_nodes must be at least 1 and wide 0 or 1")
     for key, x in opts.items():
