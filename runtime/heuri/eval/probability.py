@@ -549,6 +549,23 @@ def _mixture_kernel(holding, leaves, coef_a, coef_b, runs, U, binom, out_a, out_
                 out_b[k] += a2
 
 
+def _told_leaves(what: str, U, leaves, posterior, prior, rack_size: int):
+    """The inference's leaves as counts with their posterior and prior weights, checked, and
+    those that say something of the draw kept: not empty, held by ``U``, at most the rack,
+    some weight. Returns ``(U, leaves, post, pri)`` (int64, int64 (m', K), float64 (m',)).
+    Raises ProbabilityError (named ``what``) for weights of another length or negative."""
+    U = np.asarray(U, np.int64)
+    leaves = np.asarray(leaves, np.int64).reshape(-1, len(U))
+    post = np.asarray(posterior, np.float64)
+    pri = np.asarray(prior, np.float64)
+    if post.shape != (len(leaves),) or pri.shape != (len(leaves),) or (post < 0).any() or (pri < 0).any():
+        raise ProbabilityError(f"{what}: {len(post)} posterior and {len(pri)} prior weights "
+                               f"for {len(leaves)} leaves, each >= 0")
+    sizes = leaves.sum(axis=1)
+    ok = (leaves <= U).all(axis=1) & (sizes <= rack_size) & (sizes > 0) & ((post > 0) | (pri > 0))
+    return U, leaves[ok], post[ok], pri[ok]
+
+
 def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray,
                      prior: np.ndarray, ov: np.ndarray) -> np.ndarray:
     """The opponent's per-key terms when what they kept is known in law: their rack is a
@@ -578,20 +595,12 @@ def opponent_mixture(pack, holding, U: np.ndarray, leaves: np.ndarray, posterior
     cannot hold or larger than the rack, is left out of both sums. Returns ov' (n_keys,)
     float64. Raises ProbabilityError for weights of another length than ``leaves`` or
     negative."""
-    U = np.asarray(U, np.int64)
-    leaves = np.asarray(leaves, np.int64).reshape(-1, len(U))
-    post = np.asarray(posterior, np.float64)
-    pri = np.asarray(prior, np.float64)
-    if post.shape != (len(leaves),) or pri.shape != (len(leaves),) or (post < 0).any() or (pri < 0).any():
-        raise ProbabilityError(f"opponent mixture: {len(post)} posterior and {len(pri)} prior weights "
-                               f"for {len(leaves)} leaves, each >= 0")
     R = pack.spec.rack_size
-    N = int(U.sum())
-    sizes = leaves.sum(axis=1)
-    ok = (leaves <= U).all(axis=1) & (sizes <= R) & (sizes > 0) & ((post > 0) | (pri > 0))
-    leaves, post, pri, sizes = leaves[ok], post[ok], pri[ok], sizes[ok]
+    U, leaves, post, pri = _told_leaves("opponent mixture", U, leaves, posterior, prior, R)
     if not len(leaves):
         return ov.copy()
+    N = int(U.sum())
+    sizes = leaves.sum(axis=1)
     scale = np.array([1.0 / comb(N - int(n), R - int(n)) for n in sizes], np.float64)
     bits = np.stack([holding(lv) for lv in leaves])
     a = np.zeros(len(ov), np.float64)
@@ -630,19 +639,11 @@ def own_draw_weights(U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray, p
     rack are left out of both sums; with none left, the uniform weights. Returns (K, D)
     float64. Raises ProbabilityError for weights of another length than ``leaves`` or
     negative."""
-    U = np.asarray(U, np.int64)
-    leaves = np.asarray(leaves, np.int64).reshape(-1, len(U))
-    post = np.asarray(posterior, np.float64)
-    pri = np.asarray(prior, np.float64)
-    if post.shape != (len(leaves),) or pri.shape != (len(leaves),) or (post < 0).any() or (pri < 0).any():
-        raise ProbabilityError(f"own draw: {len(post)} posterior and {len(pri)} prior weights "
-                               f"for {len(leaves)} leaves, each >= 0")
+    U, leaves, post, pri = _told_leaves("own draw", U, leaves, posterior, prior, rack_size)
     W = draw_weights(U).copy()
-    sizes = leaves.sum(axis=1)
-    ok = (leaves <= U).all(axis=1) & (sizes <= rack_size) & (sizes > 0) & ((post > 0) | (pri > 0))
-    if not ok.any() or post[ok].sum() <= 0 or pri[ok].sum() <= 0:
+    if not len(leaves) or post.sum() <= 0 or pri.sum() <= 0:
         return W
-    leaves, post, pri = leaves[ok], post[ok] / post[ok].sum(), pri[ok] / pri[ok].sum()
+    post, pri = post / post.sum(), pri / pri.sum()
     left = BINOM[U[None, :] - leaves]  # (m, K, D): C(U_x − L_x, d)
     num = np.einsum("m,mkd->kd", post, left)
     den = np.einsum("m,mkd->kd", pri, left)
