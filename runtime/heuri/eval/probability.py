@@ -640,7 +640,7 @@ def own_draw_weights(U: np.ndarray, leaves: np.ndarray, posterior: np.ndarray, p
     float64. Raises ProbabilityError for weights of another length than ``leaves`` or
     negative."""
     U, leaves, post, pri = _told_leaves("own draw", U, leaves, posterior, prior, rack_size)
-    W = draw_weights(U).copy()
+    W = draw_weights(U)  # a new array (fancy indexing copies)
     if not len(leaves) or post.sum() <= 0 or pri.sum() <= 0:
         return W
     post, pri = post / post.sum(), pri / pri.sum()

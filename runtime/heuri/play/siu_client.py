@@ -134,7 +134,7 @@ class SiuEngine:
         # The reader owns the engine's stdout and is the only one to close it, at end of
         # output: closed from another thread, its descriptor number could be reused by the
         # next engine's pipe between two of these reads, and this thread would take that
-        # engine's bytes (seen as a handshake line losing its first letter).
+        # engine's bytes (its handshake would lose a letter).
         try:
             for raw in iter(proc.stdout.readline, b""):
                 lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
