@@ -14,8 +14,9 @@ bestmove, an illegal move, a phony, a refused position, silence (the timeout), a
 ``auto`` capability; prints the median and the largest seconds a failure takes, start-up
 included. Simulation: heuri's SIU back end in process, ``go sim infinite`` on an English
 midgame, ``stop`` sent 0, 0.02, 0.1 and 1 s after ``go`` (during the static ranking, the fast
-rollout's table, the race), with the full and the fast rollout; prints the median and the
-largest seconds from ``stop`` to ``bestmove`` (SIU asks for 100 ms). The tests assert what happens in each case; these are the times it takes.
+rollout's table, the race), with the full and the fast rollout, then on an opening rack with two
+blanks (stop at once, and ``go sim movetime M``); prints the median and the largest seconds from
+``stop`` (or ``go``) to ``bestmove`` (SIU asks for 100 ms). The tests assert what happens in each case; these are the times it takes.
 """
 from __future__ import annotations
 
@@ -76,6 +77,27 @@ def sim_stop_seconds(after_s: float, rollout: str, cgp: str, rounds: int) -> lis
     return out
 
 
+def sim_movetime_seconds(movetime_ms: int, cgp: str, rounds: int) -> list[float]:
+    """Seconds from ``go sim movetime`` to ``bestmove`` (heuri's own SIU back end, in process,
+    English), once per round; the first ``go`` is not timed."""
+    from heuri.play.siu.backend import HeuriBackend
+    from test_siu import Wire
+
+    w = Wire(HeuriBackend("en"))
+    w.send(f"position cgp {cgp}")
+    out = []
+    for i in range(rounds + 1):
+        t0 = time.perf_counter()
+        w.send(f"go sim movetime {movetime_ms}")
+        _, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=120)
+        if not ok:
+            raise RuntimeError(f"go sim movetime {movetime_ms}: no bestmove within 120 s")
+        if i:
+            out.append(time.perf_counter() - t0)
+    w.send("quit")
+    return out
+
+
 def failure_seconds(fake: Path, mode: str, pack, opening) -> float:
     """Seconds until :meth:`SiuPlayer.choose` raises EngineFailure for ``mode``."""
     from heuri.siu_client import EngineFailure, SiuPlayer
@@ -117,6 +139,15 @@ def main(argv=None) -> int:
         for after in (0.0, 0.02, 0.1, 1.0):
             ts = sim_stop_seconds(after, rollout, mid, args.rounds)
             print(f"{after:<28} {rollout:<8} {statistics.median(ts):>9.3f} {max(ts):>7.3f}")
+    # an opening rack with two blanks: thousands of placements for heuri5's ranking to
+    # re-value (about 12 s when complete), cut by the stop or at half the movetime
+    blanks = f"{EMPTY} AEIRS??/ 0/0 0"
+    ts = sim_stop_seconds(0.0, "full", blanks, args.rounds)
+    print(f"{'AEIRS?? opening, stop at once':<37} {statistics.median(ts):>9.3f} {max(ts):>7.3f}")
+    ts = sim_movetime_seconds(args.movetime, blanks, args.rounds)
+    m = args.movetime / 1000
+    print(f"{f'AEIRS?? opening, movetime {args.movetime}':<37} {statistics.median(ts):>9.3f} {max(ts):>7.3f} "
+          f"(over the movetime: median {statistics.median(ts) - m:+.3f} s, max {max(ts) - m:+.3f} s)")
 
     pack = load_pack("es")
     opening = Position.from_cgp(f"{EMPTY} AEINRST/ 0/0 0", pack.spec)

@@ -97,17 +97,33 @@ def test_a_stop_before_the_race_answers_the_static_best(en, midgame):
     from heuri.eval.leave_values import BuildStopped, LeaveValues
 
     top = make_evaluator(en, "heuri5").rank(midgame).moves[0]
+
+    def ranked_then(sim, stop):
+        """``sim`` with a ``should_stop`` that says False until its ranking is done, then
+        asks ``stop``."""
+        done = []
+        rank = sim.engine.rank
+
+        def ranking(pos, **kw):
+            r = rank(pos, **kw)
+            done.append(1)
+            return r
+
+        sim.engine.rank = ranking
+        return sim, lambda: bool(done) and stop()
+
     for table in (False, True):
-        res = Simulator(en, candidates=4, table=table).simulate(midgame, seconds=None, should_stop=lambda: True)
+        sim, stop = ranked_then(Simulator(en, candidates=4, table=table), lambda: True)
+        res = sim.simulate(midgame, seconds=None, should_stop=stop)
         assert res.stopped_by == "stop" and res.rollouts == 0 and res.best == top
     calls = []
 
-    def late():  # the ranking's poll, then three slices of the table's build, then stop
+    def late():  # the poll after the ranking, then three slices of the table's build, then stop
         calls.append(1)
         return len(calls) > 4
 
-    sim = Simulator(en, candidates=4, table=True)
-    res = sim.simulate(midgame, seconds=None, should_stop=late)
+    sim, stop = ranked_then(Simulator(en, candidates=4, table=True), late)
+    res = sim.simulate(midgame, seconds=None, should_stop=stop)
     assert res.stopped_by == "stop" and res.rollouts == 0 and sim.leave_values is None and len(calls) == 5
     h2 = make_evaluator(en, "heuri2")
     with pytest.raises(BuildStopped):
@@ -116,6 +132,66 @@ def test_a_stop_before_the_race_answers_the_static_best(en, midgame):
     whole = LeaveValues(en, midgame.unseen(), h2._septets, h2._val, midgame.bag_size)
     sliced = LeaveValues(en, midgame.unseen(), h2._septets, h2._val, midgame.bag_size, should_stop=lambda: False)
     assert np.allclose(whole.e, sliced.e, rtol=1e-12, atol=1e-12) and whole.e.max() > 0
+
+
+def test_a_stopped_ranking_keeps_what_it_re_valued(en, midgame):
+    """heuri5's ranking polls ``should_stop`` before each re-valuation on the board after the
+    move: stopped after three polls, exactly three placements carry the value of the complete
+    ranking and every other placement its current-board value (the ranking stopped at once),
+    in decreasing order of the value shown; a stop never heard changes nothing."""
+    ev = make_evaluator(en, "heuri5")
+    full = ev.rank(midgame)
+    n_full = ev.last_revalued
+    at_once = ev.rank(midgame, should_stop=lambda: True)
+    assert ev.last_revalued == 0 and not at_once.revalued[at_once.moves["kind"] == 0].any()
+    polls = []
+
+    def third():
+        polls.append(1)
+        return len(polls) > 3
+
+    part = ev.rank(midgame, should_stop=third)
+    assert n_full > 3 and ev.last_revalued == 3 and int(part.revalued[part.moves["kind"] == 0].sum()) == 3
+
+    def key(r):  # a record's fields (its padding bytes are not part of it)
+        return tuple(r[f].tobytes() if r[f].ndim else r[f].item() for f in r.dtype.names)
+
+    v_full = {key(r): v for r, v in zip(full.moves, full.v)}
+    v_once = {key(r): v for r, v in zip(at_once.moves, at_once.v)}
+    moved = 0
+    for r, v, rev in zip(part.moves, part.v, part.revalued):
+        want = v_full[key(r)] if rev or r["kind"] != 0 else v_once[key(r)]
+        assert v == want
+        moved += bool(rev and r["kind"] == 0 and v != v_once[key(r)])
+    assert moved == 3 and (np.diff(part.v) <= 0).all()
+    never = ev.rank(midgame, should_stop=lambda: False)
+    assert ev.last_revalued == n_full and (never.moves == full.moves).all() and (never.v == full.v).all()
+
+
+def test_a_rack_with_two_blanks_leaves_the_race_half_its_clock(en, monkeypatch):
+    """On an open board a rack with two blanks has thousands of placements to re-value (about
+    12 s of heuri5's complete ranking for AEIRS?? on the empty board): the race's ranking
+    stops at half of its clock, and the race plays in the other half. The clock is a fake
+    that moves 10 ms a reading, so the count is the same on any machine."""
+    import types
+
+    import heuri.search.simulation as simulation
+    from heuri.core.game import Position
+
+    now = [0.0]
+
+    def tick():
+        now[0] += 0.01
+        return now[0]
+
+    monkeypatch.setattr(simulation, "time", types.SimpleNamespace(perf_counter=tick))
+    pos = Position.from_cgp("/".join(["15"] * 15) + " AEIRS??/ 0/0 0", en.spec)
+    sim = Simulator(en, candidates=4, seed=1)
+    res = sim.simulate(pos, seconds=1.0)
+    # 1 s is 100 readings: at most 50 of them in the ranking, one a re-valuation
+    assert 0 < sim.engine.last_revalued < 50
+    # the race's two rounds in the other half, and the answer at the clock
+    assert res.rounds == 2 and res.rollouts > 0 and res.best["kind"] == 0 and 1.0 <= res.seconds < 1.05
 
 
 def test_race_budget_and_reproducibility(en, midgame):

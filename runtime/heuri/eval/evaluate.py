@@ -349,15 +349,16 @@ class Evaluator:
         return np.maximum(val - self.bingo_offset, 0.0) if self.bingo_offset else val
 
     # entry points ---------------------------------------------------------------------
-    def rank(self, position, moves: np.ndarray | None = None) -> Ranking:
+    def rank(self, position, moves: np.ndarray | None = None, should_stop=None) -> Ranking:
         """Rank the candidates of a :class:`heuri.game.Position` for the player to move.
-        U = ``position.unseen()`` (bag + other racks), bag size ``position.bag_size``."""
+        U = ``position.unseen()`` (bag + other racks), bag size ``position.bag_size``;
+        ``should_stop`` as in :meth:`rank_arrays`."""
         b = position.board
         return self.rank_arrays(b.letters, b.blanks, position.rack, position.unseen(),
-                                position.bag_size, moves=moves, rules=position.spec)
+                                position.bag_size, moves=moves, rules=position.spec, should_stop=should_stop)
 
     def rank_arrays(self, letters, blanks, rack, unseen=None, bag_size: int | None = None,
-                    moves: np.ndarray | None = None, rules=None) -> Ranking:
+                    moves: np.ndarray | None = None, rules=None, should_stop=None) -> Ranking:
         """Rank the candidates of raw arrays: ``letters`` (N, N) int8 (-1 empty),
         ``blanks`` (N, N) bool, ``rack`` (L+1,) counts, ``unseen`` U (L+1,) counts (default:
         full set − board − rack), ``bag_size`` (default: |U| − R). ``moves``: the
@@ -365,7 +366,14 @@ class Evaluator:
         :func:`heuri.movegen.generate` (exchanges when the bag allows, the pass). ``rules``:
         a LanguageSpec with the position's rules (a CGP's ``bb``, ``etl``; a Position's
         ``spec``): its bingo bonus and exchange limit replace the pack's, in the moves
-        generated and in the bingo values (50 + kσ counts the bonus)."""
+        generated and in the bingo values (50 + kσ counts the bonus). ``should_stop``: None,
+        or a callable polled between the re-valuations of placements on the board after
+        them (Heuri_3 and later; a few ms each, and thousands of them for a rack with
+        blanks on an open board); once it returns True the placements not yet re-valued
+        keep their current-board value (``revalued`` False), so the ranking is the best
+        one found so far (a clock's or ``stop``'s ranking, not the complete one).
+
+        The complete ranking is exact; a stopped one is not the same on another machine."""
         from ..core.movegen import generate, leaves as move_leaves
         from .probability import augmented_bag
 
@@ -395,7 +403,7 @@ class Evaluator:
         rev = np.zeros(len(moves), bool)
         order = np.lexsort((np.arange(len(moves)), -v))
         if "refine" in extra:  # fills the lanes term of the placements it re-values
-            order, e, p, v, rev = extra["refine"](order, e, p, v)
+            order, e, p, v, rev = extra["refine"](order, e, p, v, should_stop)
         terms = {name: np.broadcast_to(np.asarray(x, np.float64), (len(moves),))[order]
                  for name, x in extra.get("terms", {}).items()}
         return Ranking(moves[order], j[order], e[order], p[order], v[order], lv[order],
@@ -591,7 +599,7 @@ class Heuri3(Evaluator):
             no_leave = np.zeros(spec.n_kinds, np.int64)
             c_opp = comb(N, R)
 
-        def refine(order, e, p, v):
+        def refine(order, e, p, v, should_stop=None):
             v0 = v
             e = e.copy(); p = p.copy(); v = v.copy()
             ed = e_d.copy(); pd = p_d.copy()  # by δ alone (= e, p unless lanes > 0)
@@ -651,10 +659,14 @@ class Heuri3(Evaluator):
                     v[i] = moves["score"][i] + e[i] - d_opp - (0.0 if cost is None else cost[i])
                     lanes_term[i] = -d_opp
 
+            stopped = False
             for i in chosen:
                 if bound is not None:
                     if bound[i] < best:
                         break
+                if should_stop is not None and should_stop():
+                    stopped = True
+                    break
                 revalue(i)
                 if bound is not None:
                     best = max(best, v[i])
@@ -664,9 +676,11 @@ class Heuri3(Evaluator):
             # is left above the best; then every move is ordered by the v it shows.
             top_v = v[rev].max() if rev.any() else -np.inf
             for i in order:  # in decreasing order of the current-board v, v0
-                if v0[i] < top_v:
+                if v0[i] < top_v or stopped:
                     break
                 if not rev[i]:
+                    if should_stop is not None and should_stop():
+                        break
                     revalue(i)
                     top_v = max(top_v, v[i])
             final = order[np.lexsort((np.arange(len(order)), -v[order]))]

@@ -283,9 +283,10 @@ class Simulator:
         """Race the engine's best candidates in ``position`` (a :class:`heuri.core.game.Position`,
         the player to move's rack known) for ``seconds`` (None: no clock) or until every
         candidate has ``iterations`` rollouts (None: no limit; one of the two is needed).
-        ``should_stop``: polled after the static ranking, during the fast rollout's table
-        and between rollouts (SIU ``stop``; stopped before any rollout, the ranking's best
-        move answers); ``on_round(result)``: called
+        ``should_stop``: polled during the static ranking's re-valuations, during the fast
+        rollout's table and between rollouts (SIU ``stop``; stopped before any rollout, the
+        ranking's best move answers); the ranking's re-valuations also stop at half of
+        ``seconds`` (:meth:`heuri.eval.evaluate.Evaluator.rank_arrays`); ``on_round(result)``: called
         after each round (``info`` lines). ``opponent_leave``: a
         :class:`heuri.search.inference.LeaveInference` of what the opponent kept with their
         last move; each round then draws their leave from its posterior and the rest of their
@@ -308,7 +309,15 @@ class Simulator:
         rack = np.asarray(position.rack, np.int64)
         unseen = np.asarray(position.unseen(), np.int64)
         bag_size = position.bag_size
-        ranking = self.engine.rank(position)
+        # the ranking's re-valuations stop at half the clock (thousands of them for a rack
+        # with blanks on an open board: seconds), so that the race has the other half
+        rank_end = None if seconds is None else start + seconds / 2
+
+        def ranking_stop() -> bool:
+            return ((should_stop is not None and should_stop())
+                    or (rank_end is not None and time.perf_counter() >= rank_end))
+
+        ranking = self.engine.rank(position, should_stop=ranking_stop)
         if len(ranking) == 0:
             raise SimulationError("no legal move to simulate")
         n = min(self.n_candidates, len(ranking))
