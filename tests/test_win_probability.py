@@ -101,6 +101,24 @@ def test_win_needs_the_table(tiny_pack):
         make_player("heuri-sim@win=1", tiny_pack)
 
 
+def test_a_match_that_needs_the_table_says_so_before_it_starts(tiny_pack, tmp_path):
+    """An engine that reads the win-probability table on a pack built without it is refused
+    when the match reads the names, before the match's folder is made."""
+    from heuri.play.match import run_match
+    from heuri.play.players import check_pack_tables
+
+    for name, what in (("heuri5@win_bag=3", "win_bag"), ("heuri-sim@win=1,seconds=0.1", "win=1")):
+        with pytest.raises(EngineError, match=f"{what} needs the pack's win-probability table; build it with "
+                                              "snakemake --cores 2 build/tiny/win_probability.parquet"):
+            check_pack_tables(name, tiny_pack)
+        out = tmp_path / what
+        with pytest.raises(EngineError, match="win-probability table"):
+            run_match(str(tiny_pack.root), name, "greedy", games=2, out=out, progress=False)
+        assert not out.exists()
+    for name in ("heuri5", "heuri5@win_bag=0", "heuri-sim", "siu:anything"):
+        check_pack_tables(name, tiny_pack)
+
+
 # en, heuri5 self-play (seed 77, pair 3): six tiles in the bag, the mover trails by 58
 TRAILING = ("15/15/6Q8/5KI8/4BI9/4UP9/4G1POZ6/3JOWED3AERO/4NOH1MACHREE/4G2RAX3B1/2UNSOLID3EA1/6IDE2YATE/"
             "ULCERiNG4NOM/3AA2eLVER1SI/FEISTIER6T AEIOSTY/ADFILNT 343/401 0")

@@ -540,11 +540,12 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
 
     Raises MatchError (games < 1, jobs < 1, an odd ``first_game``, an unwritable or foreign
     ``out``, options for a seat that is not an external engine, a movetime below 1 ms),
-    EngineError (unknown engine), PackError (no built pack for ``lang``).
+    EngineError (unknown engine, or one that reads a table the pack was built without),
+    PackError (no built pack for ``lang``).
     """
     from ..core.outdir import interrupts_raise, is_interrupt
     from ..core.pack import load_pack
-    from .players import check_endgame_budget, check_engine
+    from .players import check_endgame_budget, check_engine, check_pack_tables
 
     if games < 1:
         raise MatchError(f"--games {games}: a match needs at least 1 game (2 make a pair with the seats swapped)")
@@ -572,6 +573,8 @@ def run_match(lang: str, p1: str, p2: str, games: int, seed: int = 1, jobs: int 
             raise MatchError(f"--movetime {kw['movetime_ms']}: must be at least 1 millisecond")
         ident[k] = {"options": kw["options"], "movetime_ms": kw["movetime_ms"]}
     pack = load_pack(lang)
+    for p in (p1, p2):
+        check_pack_tables(p, pack)
     out = Path(out) if out is not None else default_out(lang, p1, p2)
     meta = {"lang": lang, "p1": p1, "p2": p2, "seed": int(seed), "pack": pack.id,
             "endgame": endgame_options or {}, "format": 1}

@@ -237,6 +237,23 @@ def check_engine(name: str) -> str:
     return name
 
 
+def check_pack_tables(name: str, pack) -> None:
+    """Raise EngineError when engine ``name`` (as :func:`check_engine` takes it) reads the
+    win-probability table (``win_bag`` of an evaluator engine, ``win=1`` of heuri-sim) and
+    ``pack`` was built without it, so that a match says so before its first game."""
+    if name.startswith("siu:"):
+        return
+    if name == "heuri-sim" or name.startswith("heuri-sim@"):
+        needs = _sim_options(name)["win"] == 1.0
+        what = "win=1"
+    else:
+        needs = parse_engine(name)[1].get("win_bag", 0) > 0
+        what = "win_bag"
+    if needs and pack.win_probability_table is None:
+        raise EngineError(f"engine {name!r}: {what} needs the pack's win-probability table; build it with "
+                          f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
+
+
 def _sim_options(name: str) -> dict:
     """``heuri-sim@seconds=1,candidates=8,infer=1`` → ``{"seconds": 1.0, "candidates": 8.0,
     "infer": 1.0, ...}`` (the defaults for a name without options: 1 s, 8 candidates, no
