@@ -304,11 +304,17 @@ def test_fake_movetime_ends_a_long_search_and_quit_mid_search():
 
 
 def test_fake_internal_error_still_one_bestmove():
-    w = Wire(FakeBackend(fail=True))
+    be = FakeBackend(fail=True)
+    be.capabilities = Backend.capabilities + ("infer",)
+    w = Wire(be)
     w.send("position cgp a b c d")
     w.send("go gen")
     lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
     assert ok and lines[-2] == "info string error internal RuntimeError: boom" and lines[-1] == "bestmove pass"
+    # go infer reports and does not move: its bestmove is none, a failed one's too (draft, section 6)
+    w.send("go infer")
+    lines, ok = w.read_until(lambda s: s.startswith("bestmove"))
+    assert ok and lines[-2] == "info string error internal RuntimeError: boom" and lines[-1] == "bestmove none"
     w.close()
 
 

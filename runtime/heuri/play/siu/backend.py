@@ -532,8 +532,8 @@ class HeuriBackend(Backend):
         ``info infer leave <tiles> prob <p> prior <q>`` line per leave, most probable first
         (``Candidates`` lines), then ``info infer tile <tile> expected <x> prior <y>`` for the
         tiles whose expected count moved most. ``movetime`` bounds the rack sampling. The
-        bestmove is heuri's move in the position after theirs when our rack is known, else
-        ``pass``."""
+        ``bestmove`` is ``none``, as the draft says (section 6): ``go auto`` gives heuri's
+        move."""
         import numpy as np
 
         from ...eval.evaluate import make_evaluator
@@ -561,10 +561,7 @@ class HeuriBackend(Backend):
                      f"expected {post_x[t]:.3f} prior {prior_x[t]:.3f}")
         how = "exact" if inf.exact else f"sampled {inf.samples} racks"
         emit(f"info string infer {how}, {inf.evaluated} racks valued, leave of {inf.leave_size} tiles")
-        pos = sp.position
-        if sp.rack_known and not pos.hidden[pos.to_move] and not pos.over:
-            return self._gen(sp, GoParams(mode="gen"), stop, lambda line: None)
-        return "pass"
+        return "none"  # the draft's answer to go infer: a report, not a move
 
     def _peg(self, sp, params, stop, emit) -> str:
         """``go peg``: one ``info peg`` line per candidate, best first: ``move``, ``win``

@@ -51,7 +51,8 @@ Protocol decisions (where the draft leaves room):
   line quotes what it was sent as a short excerpt (:func:`heuri.core.bounds.excerpt`: at most
   :data:`EXCERPT` characters of a token, control characters escaped), never the raw line.
 - If the engine fails inside a search (a bug), it answers ``info string error internal
-  <reason>`` and still ends the ``go`` with exactly one ``bestmove`` (``pass``).
+  <reason>`` and still ends the ``go`` with exactly one ``bestmove`` (``pass``; ``none``
+  for ``go infer``, whose ``bestmove`` is always ``none``, as the draft says).
 - ``quit`` stops a running search, lets it print its ``bestmove``, and exits with status 0
   (behind queued commands it runs them first). The end of input waits for queued commands
   and the running search (stopping an infinite one), then exits.
@@ -627,7 +628,7 @@ class SiuServer:
 
     # -- searching ------------------------------------------------------------------
     def _search(self, position, params: GoParams, stop: SearchStop) -> None:
-        best = "pass"
+        best = "none" if params.mode == "infer" else "pass"  # the draft: go infer ends with bestmove none
         try:
             honoured = self.backend.honoured(params.mode) | {"movetime", "infinite"}
             ignored = [p for p in params.given if p not in honoured]
