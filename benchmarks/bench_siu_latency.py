@@ -51,11 +51,12 @@ def server_stop_seconds(movetime_ms: int) -> float:
     return dt
 
 
-def sim_stop_seconds(after_s: float, rollout: str, cgp: str, rounds: int) -> list[float]:
-    """Seconds from ``stop`` to ``bestmove`` when ``stop`` comes ``after_s`` seconds after
-    ``go sim infinite`` (heuri's own SIU back end, in process, English, ``SimRollout``
-    ``rollout``), once per round; the first ``go`` of the session is not timed (it loads the
-    pack and compiles the kernels)."""
+def sim_seconds(cgp: str, rounds: int, go: str = "go sim infinite", after_s: float | None = 0.0,
+                rollout: str = "full") -> list[float]:
+    """Seconds to ``bestmove`` in heuri's own SIU back end (in process, English, ``SimRollout``
+    ``rollout``), once per round: from ``stop`` when it comes ``after_s`` seconds after ``go``,
+    from ``go`` when ``after_s`` is None (``go sim movetime M``). The first ``go`` of the session
+    is not timed (it loads the pack and compiles the kernels)."""
     from heuri.play.siu.backend import HeuriBackend
     from test_siu import Wire
 
@@ -64,34 +65,15 @@ def sim_stop_seconds(after_s: float, rollout: str, cgp: str, rounds: int) -> lis
     w.send(f"position cgp {cgp}")
     out = []
     for i in range(rounds + 1):
-        w.send("go sim infinite")
-        time.sleep(after_s)
         t0 = time.perf_counter()
-        w.send("stop")
+        w.send(go)
+        if after_s is not None:
+            time.sleep(after_s)
+            t0 = time.perf_counter()
+            w.send("stop")
         _, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=120)
         if not ok:
-            raise RuntimeError(f"go sim infinite: no bestmove within 120 s of stop ({rollout}, after {after_s} s)")
-        if i:
-            out.append(time.perf_counter() - t0)
-    w.send("quit")
-    return out
-
-
-def sim_movetime_seconds(movetime_ms: int, cgp: str, rounds: int) -> list[float]:
-    """Seconds from ``go sim movetime`` to ``bestmove`` (heuri's own SIU back end, in process,
-    English), once per round; the first ``go`` is not timed."""
-    from heuri.play.siu.backend import HeuriBackend
-    from test_siu import Wire
-
-    w = Wire(HeuriBackend("en"))
-    w.send(f"position cgp {cgp}")
-    out = []
-    for i in range(rounds + 1):
-        t0 = time.perf_counter()
-        w.send(f"go sim movetime {movetime_ms}")
-        _, ok = w.read_until(lambda s: s.startswith("bestmove"), timeout=120)
-        if not ok:
-            raise RuntimeError(f"go sim movetime {movetime_ms}: no bestmove within 120 s")
+            raise RuntimeError(f"{go}: no bestmove within 120 s ({rollout}, stop after {after_s} s)")
         if i:
             out.append(time.perf_counter() - t0)
     w.send("quit")
@@ -137,14 +119,14 @@ def main(argv=None) -> int:
     print(f"{'go sim infinite, stop after':<28} {'rollout':<8} {'median s':>9} {'max s':>7}")
     for rollout in ("full", "fast"):
         for after in (0.0, 0.02, 0.1, 1.0):
-            ts = sim_stop_seconds(after, rollout, mid, args.rounds)
+            ts = sim_seconds(mid, args.rounds, after_s=after, rollout=rollout)
             print(f"{after:<28} {rollout:<8} {statistics.median(ts):>9.3f} {max(ts):>7.3f}")
     # an opening rack with two blanks: thousands of placements for heuri5's ranking to
     # re-value (about 12 s when complete), cut by the stop or at half the movetime
     blanks = f"{EMPTY} AEIRS??/ 0/0 0"
-    ts = sim_stop_seconds(0.0, "full", blanks, args.rounds)
+    ts = sim_seconds(blanks, args.rounds)
     print(f"{'AEIRS?? opening, stop at once':<37} {statistics.median(ts):>9.3f} {max(ts):>7.3f}")
-    ts = sim_movetime_seconds(args.movetime, blanks, args.rounds)
+    ts = sim_seconds(blanks, args.rounds, go=f"go sim movetime {args.movetime}", after_s=None)
     m = args.movetime / 1000
     print(f"{f'AEIRS?? opening, movetime {args.movetime}':<37} {statistics.median(ts):>9.3f} {max(ts):>7.3f} "
           f"(over the movetime: median {statistics.median(ts) - m:+.3f} s, max {max(ts) - m:+.3f} s)")
