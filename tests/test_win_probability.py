@@ -108,9 +108,12 @@ def test_a_match_that_needs_the_table_says_so_before_it_starts(tiny_pack, tmp_pa
     from heuri.play.players import check_pack_tables
 
     for name, what in (("heuri5@win_bag=3", "win_bag"), ("heuri-sim@win=1,seconds=0.1", "win=1")):
-        with pytest.raises(EngineError, match=f"{what} needs the pack's win-probability table; build it with "
+        with pytest.raises(EngineError, match=f"{what} needs the pack's win-probability table: build it with "
                                               "snakemake --cores 2 build/tiny/win_probability.parquet"):
             check_pack_tables(name, tiny_pack)
+        with pytest.raises(EngineError, match="win-probability table: build it with snakemake --cores 2 "
+                                              "build/tiny/win_probability.parquet"):
+            make_player(name, tiny_pack)  # the player built without a match refuses too
         out = tmp_path / what
         with pytest.raises(EngineError, match="win-probability table"):
             run_match(str(tiny_pack.root), name, "greedy", games=2, out=out, progress=False)

@@ -250,8 +250,14 @@ def check_pack_tables(name: str, pack) -> None:
         needs = parse_engine(name)[1].get("win_bag", 0) > 0
         what = "win_bag"
     if needs and pack.win_probability_table is None:
-        raise EngineError(f"engine {name!r}: {what} needs the pack's win-probability table; build it with "
-                          f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
+        raise _no_win_table(name, what, pack)
+
+
+def _no_win_table(name: str, what: str, pack) -> EngineError:
+    """The refusal of engine ``name``, whose option ``what`` reads the win-probability table
+    that ``pack`` was built without, with the command that builds it."""
+    return EngineError(f"engine {name!r}: {what} needs the pack's win-probability table: build it with "
+                       f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
 
 
 def _sim_options(name: str) -> dict:
@@ -337,8 +343,7 @@ class EvaluatorPlayer:
 
             self.win_table = WinProbability.of_pack(pack)
             if self.win_table is None:
-                raise EngineError(f"engine {name!r}: win_bag needs the pack's win-probability table; build it with "
-                                  f"snakemake --cores 2 build/{pack.spec.code}/win_probability.parquet")
+                raise _no_win_table(name, "win_bag", pack)
         check_endgame_budget(name, endgame_options)
         self._choose = _evaluator_choose(pack, evaluator, options)
         # an evaluator that reads what the opponent kept (heuri6): the player infers it from
