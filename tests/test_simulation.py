@@ -265,6 +265,14 @@ def test_siu_go_sim_on_the_chance_to_win(en):
     sims = [s.split() for s in r.stdout.splitlines() if s.startswith("info sim move ")]
     assert sims and all(s[12] == "win" and 0 <= float(s[13]) <= 100 for s in sims), r.stdout
     assert sum(s.startswith("bestmove ") for s in r.stdout.splitlines()) == 1
+    # the provenance names the table the race read, as the pipeline described it
+    import json
+
+    d = json.loads((en.root / "win_probability.json").read_text())
+    want = f"winpct=en:{d['engine']}-selfplay-{d['games']}@{d['seed']} "
+    assert en.win_probability_id == want[7:-1]
+    prov = [s for s in r.stdout.splitlines() if s.startswith("info string provenance ")]
+    assert len(prov) == 1 and want in prov[0], prov
 
 
 def test_best_think_ranks_the_race(en, midgame, capsys):

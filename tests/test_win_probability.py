@@ -95,6 +95,7 @@ def test_the_race_on_the_chance_to_win(pack_en, midgame):
 
 def test_win_needs_the_table(tiny_pack):
     assert tiny_pack.win_probability_table is None and WinProbability.of_pack(tiny_pack) is None
+    assert tiny_pack.win_probability_id is None
     with pytest.raises(SimulationError, match="no win-probability table: build it with snakemake"):
         Simulator(tiny_pack, win=True)
     with pytest.raises(EngineError, match="no win-probability table"):

@@ -210,12 +210,36 @@ class LanguagePack:
         word list."""
         import pyarrow.parquet as pq
 
+        folder = self._win_probability_folder
+        if folder is None:
+            return None
+        t = pq.read_table(folder / "win_probability.parquet")
+        return {n: t.column(n).to_numpy() for n in t.column_names}
+
+    @cached_property
+    def _win_probability_folder(self) -> Path | None:
+        """The folder whose ``win_probability.parquet`` this pack reads: its own, else its
+        language's (:attr:`win_probability_table`); None when neither was built."""
         for folder in (self.root, self.root.parent / self.code):
-            path = folder / "win_probability.parquet"
-            if path.is_file():
-                t = pq.read_table(path)
-                return {n: t.column(n).to_numpy() for n in t.column_names}
+            if (folder / "win_probability.parquet").is_file():
+                return folder
         return None
+
+    @cached_property
+    def win_probability_id(self) -> str | None:
+        """The win-probability table's id for provenance lines (SIU's ``winpct``):
+        ``<lang>:<engine>-selfplay-<games>@<seed>`` from the ``win_probability.json`` the
+        pipeline writes beside the table (``en:heuri2-selfplay-400@20261205``), or None when
+        the pack reads no table. Raises PackError for a description that is not readable."""
+        folder = self._win_probability_folder
+        if folder is None:
+            return None
+        path = folder / "win_probability.json"
+        try:
+            d = json.loads(path.read_text(encoding="utf-8"))
+            return f"{folder.name}:{d['engine']}-selfplay-{int(d['games'])}@{int(d['seed'])}"
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise PackError(f"{path}: not a win-probability description ({e})") from None
 
     @cached_property
     def words(self) -> frozenset[str]:

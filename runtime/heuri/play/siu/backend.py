@@ -236,8 +236,12 @@ class HeuriBackend(Backend):
         self._players[key] = True
 
     def provenance(self, position: "SiuPosition | None" = None) -> str:
+        """``winpct`` names the win-probability table (``LanguagePack.win_probability_id``)
+        when ``SimValue`` is ``win``, the only setting whose results read one; ``none``
+        otherwise. heuri reads no leave table (``leaves=none``)."""
         pack = position.pack if position is not None else self.pack
-        return f"engine={self.name}/{self.version} leaves=none winpct=none lexicon={pack.id}"
+        winpct = (pack.win_probability_id or "none") if self.sim_value == "win" else "none"
+        return f"engine={self.name}/{self.version} leaves=none winpct={winpct} lexicon={pack.id}"
 
     # -- positions -----------------------------------------------------------------------
     def set_position(self, cgp: str, moves: list[str], rack: str | None) -> SiuPosition:
