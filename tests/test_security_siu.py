@@ -199,14 +199,21 @@ def test_evaluators_refuse_non_finite_options(pack_en):
 def test_parse_go_caps_every_number():
     from heuri.siu import GO_LIMITS, parse_go
 
-    g = parse_go("endgame depth 999999999 movetime 99999999999 iterations 0 threads 5000 stopcondition 250".split())
-    assert (g.depth, g.movetime_ms, g.iterations, g.threads, g.stopcondition) == (64, 3_600_000, 1, 1024, 100)
-    assert g.capped == [("depth", 999999999, 64), ("movetime", 99999999999, 3_600_000), ("iterations", 0, 1),
+    g = parse_go("endgame depth 999999999 movetime 99999999999 iterations 7 threads 5000 stopcondition 250".split())
+    assert (g.depth, g.movetime_ms, g.iterations, g.threads, g.stopcondition) == (64, 3_600_000, 7, 1024, 100)
+    assert g.capped == [("depth", 999999999, 64), ("movetime", 99999999999, 3_600_000),
                         ("threads", 5000, 1024), ("stopcondition", 250, 100)]
-    g = parse_go(["depth", "0"])
-    assert g.depth == GO_LIMITS["depth"][0] == 1 and g.capped == [("depth", 0, 1)]
-    g = parse_go(["depth", "-3", "movetime", "9" * 5000, "depth", "nan"])
-    assert g.depth is None and g.movetime_ms is None and g.bad == ["depth", "movetime", "depth"]
+    # below the least: no search can use it, so it is refused, never raised to the bound
+    g = parse_go("sim depth 0 movetime 0 iterations 0 threads 0 stopcondition 0".split())
+    assert GO_LIMITS["depth"][0] == GO_LIMITS["movetime"][0] == 1
+    assert (g.depth, g.movetime_ms, g.iterations, g.threads, g.stopcondition) == (None, None, None, None, 0)
+    assert g.bad == [(p, "0", "at least 1") for p in ("depth", "movetime", "iterations", "threads")]
+    assert g.capped == [] and g.given == ["stopcondition"]
+    g = parse_go(["depth", "-3", "movetime", "9" * 5000, "depth", "nan", "iterations"])
+    assert g.depth is None and g.movetime_ms is None
+    # 5,000 digits: more than Python reads as an int, refused before any arithmetic
+    assert g.bad == [("depth", "-3", "at least 1"), ("movetime", "9" * 5000, "not a whole number"),
+                     ("depth", "nan", "not a whole number"), ("iterations", None, "no value")]
     g = parse_go("endgame depth 12 movetime 30000".split())
     assert (g.depth, g.movetime_ms, g.capped) == (12, 30000, [])
 
@@ -259,6 +266,24 @@ def test_siu_go_endgame_depth_is_capped_and_says_so():
     srv.handle("go gen depth 999999999")
     lines = out.getvalue().splitlines()
     assert "info string ignored depth" in lines and not [s for s in lines if "capped" in s]
+
+
+def test_siu_go_with_a_zero_or_negative_number_answers_one_error_line_and_searches_without_it():
+    srv, backend, out = _server()
+    srv.handle("position cgp a b c d")
+    srv.handle("go endgame movetime -5 iterations 0")
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["info string error bad-parameter movetime -5: at least 1; searching without it",
+                         "info string error bad-parameter iterations 0: at least 1; searching without it"]
+    assert lines[2].startswith("info string provenance") and lines[-1] == "bestmove pass"
+    assert backend.params.movetime_ms is None and backend.params.iterations is None
+    assert not [s for s in lines if "ignored" in s or "capped" in s]
+    out.truncate(0), out.seek(0)
+    srv.handle("go endgame movetime 0 iterations x" + "y" * 200)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "info string error bad-parameter movetime 0: at least 1; searching without it"
+    assert lines[1].startswith("info string error bad-parameter iterations x") and len(lines[1]) < 140
+    assert lines[-1] == "bestmove pass" and sum(s.startswith("bestmove") for s in lines) == 1
 
 
 def test_siu_echoes_a_short_printable_excerpt():

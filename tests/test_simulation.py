@@ -227,7 +227,8 @@ def test_siu_go_sim():
     # the infinite go is sent once the first has answered: a stop ends every go sent before it
     proc = subprocess.Popen([sys.executable, "-m", "heuri", "siu", "--lang", "en"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
-    proc.stdin.write("\n".join(["siu", "isready", f"position cgp {empty} AEINRST/ 0/0 0", "go sim iterations 2"]) + "\n")
+    proc.stdin.write("\n".join(["siu", "isready", f"position cgp {empty} AEINRST/ 0/0 0",
+                                     "go sim iterations 2 movetime -5"]) + "\n")
     proc.stdin.flush()
     first = []
     for line in proc.stdout:
@@ -240,6 +241,9 @@ def test_siu_go_sim():
     assert any(s.startswith("capability ") and " sim " in s for s in lines)
     best = [s for s in lines if s.startswith("bestmove ")]
     assert len(best) == 2
+    # a negative time: one error line, then the race runs on its iterations
+    assert [s for s in lines if s.startswith("info string error")] == [
+        "info string error bad-parameter movetime -5: at least 1; searching without it"]
     sims = [s.split() for s in lines if s.startswith("info sim move ")]
     assert sims and all(s[4] == "eq" and s[6] == "se" and s[8] == "iterations" for s in sims)
     # a candidate not rolled out yet has no mean: eq -, never -inf

@@ -28,7 +28,7 @@ def test_parse_go_modes_params_and_unknown_tokens():
     g = parse_go([])
     assert g.mode == "auto" and g.given == [] and not g.infinite
     g = parse_go("movetime x iterations 100 stopcondition 99 firstwin sim".split())
-    assert g.mode == "sim" and g.movetime_ms is None and g.bad == ["movetime"]
+    assert g.mode == "sim" and g.movetime_ms is None and g.bad == [("movetime", "x", "not a whole number")]
     assert g.given == ["iterations", "stopcondition", "firstwin"] and g.iterations == 100
     # the mode may come after parameters; alsosearchmoves stops at the next parameter
     g = parse_go("alsosearchmoves 8H.NASTIER ex.QV endgame depth 3".split())

@@ -45,7 +45,11 @@ Protocol decisions (where the draft leaves room):
   before the provenance line. A number beyond heuri's limits (:data:`GO_LIMITS`: ``depth``
   at most 64, ``movetime`` at most an hour, ...) is brought to the limit and answered
   ``info string capped <param> <value> (asked <value>)`` there too: never dropped silently,
-  never an allocation sized by a number from the wire.
+  never an allocation sized by a number from the wire. A number no search can use (a zero
+  or negative ``movetime``, ``iterations 0``, a value that is no whole number) answers
+  ``info string error bad-parameter <param> <value>: <why>; searching without it``, and the
+  search runs as if it had not been given (``go sim`` then takes its default second), so
+  the ``go`` still ends with its one ``bestmove``. ``bad-parameter`` is heuri's own code.
 - Input is bounded: a line longer than :data:`MAX_LINE` characters is read to its end and
   dropped, answered ``info string error line-too-long ...`` (heuri's own code). An error
   line quotes what it was sent as a short excerpt (:func:`heuri.core.bounds.excerpt`: at most
@@ -81,12 +85,14 @@ GO_PARAMS = {"searchmoves": -1, "alsosearchmoves": -1, "depth": 1, "iterations":
              "movetime": 1, "stopcondition": 1, "firstwin": 0, "useinference": 0,
              "threads": 1, "infinite": 0}
 ERROR_CODES = ("unknown-command", "bad-position", "bad-move", "unsupported-mode", "no-position",
-               "bad-option", "internal", "line-too-long")
-#: the bounds of the numeric go parameters, (least, most): a value outside is brought to the
-#: bound and answered ``info string capped``. ``depth``: placements along a line of the
-#: endgame search (two racks hold at most 14 tiles, each placement uses one or more: 64 is
-#: beyond any real need); ``movetime``: an hour, in ms; the others are parsed, not used
-GO_LIMITS = {"depth": (1, 64), "movetime": (0, 3_600_000), "iterations": (1, 10 ** 9),
+               "bad-option", "bad-parameter", "internal", "line-too-long")
+#: the bounds of the numeric go parameters, (least, most): a value above the most is brought
+#: to it and answered ``info string capped``; one below the least (a zero or negative time, no
+#: iterations) means nothing a search can do and is answered ``info string error
+#: bad-parameter``. ``depth``: placements along a line of the endgame search (two racks hold
+#: at most 14 tiles, each placement uses one or more: 64 is beyond any real need);
+#: ``movetime``: 1 ms to an hour; the others are parsed, not used
+GO_LIMITS = {"depth": (1, 64), "movetime": (1, 3_600_000), "iterations": (1, 10 ** 9),
              "threads": (1, 1024), "stopcondition": (0, 100)}
 #: the longest input line read (characters); a position with a long move list is a few
 #: thousand
@@ -190,9 +196,10 @@ class GoParams:
     in the order they appeared (for ``info string ignored``); ``movetime_ms``, ``depth``,
     ``iterations``, ``threads``, ``stopcondition``: ints or None; ``searchmoves``,
     ``alsosearchmoves``: move texts; ``infinite``, ``firstwin``, ``useinference``: flags;
-    ``unknown``: tokens that are no parameter (ignored, per the draft); ``bad``: numeric
-    parameters without a whole number ≥ 0; ``capped``: ``(name, asked, used)`` for the
-    numbers brought within :data:`GO_LIMITS`."""
+    ``unknown``: tokens that are no parameter (ignored, per the draft); ``bad``: ``(name,
+    value text or None, why)`` for the numeric parameters without a whole number at least
+    their least in :data:`GO_LIMITS` (the search goes on without them); ``capped``: ``(name,
+    asked, used)`` for the numbers above their most, brought to it."""
 
     mode: str = "auto"
     given: list[str] = field(default_factory=list)
@@ -207,7 +214,7 @@ class GoParams:
     firstwin: bool = False
     useinference: bool = False
     unknown: list[str] = field(default_factory=list)
-    bad: list[str] = field(default_factory=list)
+    bad: list[tuple] = field(default_factory=list)
     capped: list[tuple] = field(default_factory=list)
 
 
@@ -215,8 +222,9 @@ def parse_go(tokens: list[str]) -> GoParams:
     """Parse the tokens after ``go``.
 
     The mode may stand anywhere (first by convention). A numeric parameter whose value is
-    missing or not an integer is recorded in ``bad`` (and answered ``info string ignored``);
-    one outside :data:`GO_LIMITS` is brought to the bound and recorded in ``capped``;
+    missing, not an integer, or below its least in :data:`GO_LIMITS` (``movetime 0``,
+    ``iterations 0``) is recorded in ``bad`` and left unset (the server answers ``info string
+    error bad-parameter``); one above its most is brought to it and recorded in ``capped``;
     unknown tokens go to ``unknown``. Move lists run until the next parameter name.
 
     >>> g = parse_go("gen movetime 500 searchmoves 8D.ZA pass depth 2 frob".split())
@@ -225,6 +233,9 @@ def parse_go(tokens: list[str]) -> GoParams:
     >>> g = parse_go("endgame depth 999999999".split())
     >>> g.depth, g.capped
     (64, [('depth', 999999999, 64)])
+    >>> g = parse_go("sim movetime -5 iterations 0".split())
+    >>> g.movetime_ms, g.iterations, g.bad
+    (None, None, [('movetime', '-5', 'at least 1'), ('iterations', '0', 'at least 1')])
     """
     g = GoParams()
     i = 0
@@ -253,17 +264,20 @@ def parse_go(tokens: list[str]) -> GoParams:
             i = j
         else:
             val = tokens[i + 1] if i + 1 < len(tokens) else None
+            if val is not None and (val.lower() in GO_PARAMS or val.lower() in MODES):
+                val = None  # the next parameter, not a value
+            lo, hi = GO_LIMITS.get(tl, (0, None))
             try:
                 v = int(val) if val is not None else None
+                why = "no value" if v is None else f"at least {lo}"
             except ValueError:
-                v = None
-            if v is None or v < 0:
-                g.bad.append(tl)
+                v, why = None, "not a whole number"
+            if v is None or v < lo:
+                g.bad.append((tl, val, why))
                 g.given.pop()
-                i += 1 if val is None or val.lower() in GO_PARAMS else 2
+                i += 1 if val is None else 2
                 continue
-            lo, hi = GO_LIMITS.get(tl, (0, None))
-            used = max(lo, v if hi is None else min(v, hi))
+            used = v if hi is None else min(v, hi)
             if used != v:
                 g.capped.append((tl, v, used))
             attr = "movetime_ms" if tl == "movetime" else tl
@@ -634,7 +648,10 @@ class SiuServer:
             ignored = [p for p in params.given if p not in honoured]
             if params.infinite and params.movetime_ms is not None:
                 ignored.append("movetime")
-            for p in dict.fromkeys(ignored + params.bad):
+            for p, val, why in params.bad:
+                shown = "" if val is None else " " + excerpt(val, 24)
+                self.error("bad-parameter", f"{p}{shown}: {why}; searching without it")
+            for p in dict.fromkeys(ignored):
                 self.say(f"info string ignored {p}")
             for p, asked, used in params.capped:
                 if p in honoured and p not in ignored:
