@@ -143,3 +143,29 @@ def test_self_play_cross_checks_movegen_and_replay(lang, seed, request):
     for st in r.steps:
         final[st.event.player] = st.engine_totals[st.event.player]
     assert tuple(final[i] for i in range(2)) == g.position.scores
+
+
+def test_going_out_against_a_lone_blank_is_written_as_going_out(pack_en):
+    """The player who goes out gets the others' racks' points, 0 when they hold only blanks:
+    the record still says who went out (``(?) +0``), never a rack line with an empty rack,
+    which no GCG reader takes (heuri's own refused ``() +0``)."""
+    spec = pack_en.spec
+    blank = spec.n_letters
+    g = Game(spec, seed=0, words=pack_en.words)
+    while not g.over:  # seat 0 plays the top score; seat 1 the top score that keeps its blank
+        recs = g.position.moves(pack_en)
+        if g.position.to_move == 1:
+            keep = [not (r["kind"] == 0 and r["blank"][:r["length"]].any()) and r["kind"] != 1 for r in recs]
+            recs = recs[np.array(keep, bool)]
+            if len(recs) == 0:
+                g.play(Pass())
+                continue
+        g.play(Move.from_record(recs[int(np.argmax(recs["score"]))], spec))
+    p = g.position
+    assert p.bag_size == 0 and p.racks[0].sum() == 0 and p.rack_text(1) == "?" and p.end_adjust == (0, 0)
+    text = write_gcg(game_to_gcg(g, lexicon=spec.lexicon))
+    assert text.splitlines()[-1] == f">p1: (?) +0 {p.scores[0]}"
+    assert "()" not in text
+    r = replay(read_gcg(text), spec)
+    assert r.ok and r.complete
+    assert [st.engine_totals[st.event.player] for st in r.steps[-1:]] == [p.scores[0]]

@@ -444,7 +444,9 @@ def game_to_gcg(game: "Game", nicks=("p1", "p2"), names=None, lexicon: str | Non
     if p.over and p.end_adjust:
         before = [s - a for s, a in zip(p.scores, p.end_adjust)]
         last = game.history[-1][0].to_move if game.history else 0
-        if any(a > 0 for a in p.end_adjust):  # someone went out
+        # someone went out: the last mover's rack is empty (their points may be 0, when the
+        # others hold only blanks, so the adjustments' signs do not tell)
+        if p.bag_size == 0 and not p.racks[last].any():
             others = np.zeros(spec.n_kinds, dtype=np.int64)
             for i, r in enumerate(p.racks):
                 if i != last:
