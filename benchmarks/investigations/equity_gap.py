@@ -31,16 +31,22 @@ from strength import peer_command  # noqa: E402
 
 def positions(folder: Path, pack, heuri_name: str):
     """(game file, won, turn, CgpRecord text, rack ids, heuri's move text, bag) for each of
-    heuri's turns with a recorded rack."""
+    heuri's turns with a recorded rack; a record that does not read is said on stderr and
+    skipped."""
     from heuri.board import Board
     from heuri.cgp import CgpRecord, format_cgp
+    from heuri.errors import GcgError
     from heuri.gcg import read_gcg_file, replay
 
     spec = pack.spec
     full = int(spec.distribution().sum())
     for f in sorted((folder / "games").glob("*.gcg")):
-        g = read_gcg_file(f)
-        r = replay(g, spec, end_rule="auto")
+        try:
+            g = read_gcg_file(f)
+            r = replay(g, spec, end_rule="auto")
+        except GcgError as e:  # a record heuri cannot read (an older writer's): said, and left out
+            print(f"skipped {f.name}: {e}", file=sys.stderr)
+            continue
         seat = next(i for i, (nick, name) in enumerate(g.players) if name.startswith(heuri_name))
         final = r.steps[-1].recorded_totals
         won = final[seat] > final[1 - seat]
