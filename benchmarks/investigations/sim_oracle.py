@@ -27,6 +27,10 @@ MAGPIE's static player in its plies, so it favours moves MAGPIE's evaluation lik
 heuri's engines with each other, and read the MAGPIE rows as what the judge's own player
 gets. Each position's oracle run is independent of the engines' order.
 
+``--out FILE`` also writes each position (the choices and the judge's values) as a JSON
+line; ``sim_oracle.py pool FILE ...`` puts such files together and gives every two engines'
+difference position by position.
+
 MAGPIE is found as in ``benchmarks/bench_simulation.py`` (``$HEURI_PEERS``, default
 ``~/.cache/heuri-peers``; English and French); without it the script says so and stops.
 """
@@ -139,7 +143,41 @@ class Magpie:
         return rows
 
 
+def pool(files: list[str]) -> int:
+    """``sim_oracle.py pool FILE ...``: the positions of ``--out`` files (the same engines in
+    each) together, and for every two engines the later minus the earlier, position by
+    position: equity and win % with 1.96 standard errors, and the positions where their
+    choices differ."""
+    rows = []
+    for f in files:
+        with open(f) as fh:
+            rows += [json.loads(line) for line in fh if line.strip()]
+    if not rows:
+        print(f"no positions in {' '.join(files)}")
+        return 1
+    names = list(rows[0]["chosen"])
+    if any(list(r["chosen"]) != names for r in rows):
+        print(f"the files do not hold the same engines ({', '.join(names)} in the first)")
+        return 1
+
+    def value(r, n, k):
+        return r["judged"][r["chosen"][n]][k]
+
+    print(f"{len(rows)} positions of {' '.join(files)}")
+    print(f"{'later minus earlier':<100} {'differs':>8} {'equity [95 %]':>16} {'win % [95 %]':>16}")
+    for j, a in enumerate(names):
+        for b in names[j + 1:]:
+            eq_m, eq_h = mean_ci([value(r, b, 0) - value(r, a, 0) for r in rows])
+            w_m, w_h = mean_ci([value(r, b, 1) - value(r, a, 1) for r in rows])
+            n = sum(r["chosen"][a] != r["chosen"][b] for r in rows)
+            print(f"{b + ' minus ' + a:<100} {n:>8} {eq_m:>+8.2f} ± {eq_h:<5.2f} {w_m:>+8.2f} ± {w_h:<5.2f}")
+    return 0
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["pool"]:
+        return pool(argv[1:])
     from heuri.core.game import Position
     from heuri.core.pack import load_pack
     from heuri.play.players import make_player
