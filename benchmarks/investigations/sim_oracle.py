@@ -15,10 +15,10 @@ engine listed chooses a move in each position: an engine of ``heuri match`` (``h
 equity) or ``magpie-sim`` (MAGPIE's simulation as ``siu_magpie.py --sim-seconds 1`` plays it:
 its 15 best static moves, 2 plies, stopping at 99 % or ``--magpie-sim-seconds``). Then the
 distinct moves chosen are simulated together by MAGPIE (``addmoves`` and ``simulate``: 2
-plies, CSW21 leaves, every move sampled in turn with no stopping rule, ``--oracle-seconds`` on
-one thread), and each engine's
-choice gets that simulation's equity (points: the spread after the plies plus the leave
-value) and chance to win.
+plies, MAGPIE's leave table of the language (CSW21 in English), every move sampled in turn
+with no stopping rule, ``--oracle-seconds`` on one thread), and each engine's choice gets
+that simulation's equity (points: the spread after the plies plus the leave value) and
+chance to win.
 
 For each engine the table gives the positions where its choice differs from the first
 engine's, and its mean equity and win chance minus the first engine's, over all positions,
