@@ -31,15 +31,16 @@ def midgame(en):
     return g.position
 
 
-def _rollout_by_the_rules(en, pos, table: bool):
+def _rollout_by_the_rules(en, pos, table: bool, reply_leave: bool = False, draw_seed: int = 11):
     """One rollout of heuri5's best candidate in ``pos`` by the simulator (``table``: the fast
-    rollout) and the same rollout rebuilt with Position.after and the greedy player: ``(got,
-    s0, s1, p2)``, p2 the position two plies on."""
+    rollout) and the same rollout rebuilt with Position.after and the greedy player (with
+    ``reply_leave``: heuri2's ranking with the race's unseen tiles): ``(got, s0, s1, p2)``,
+    p2 the position two plies on; ``draw_seed``: the opponent's rack and the bag's order."""
     spec = en.spec
-    sim = Simulator(en, candidates=3, seed=0, table=table)
+    sim = Simulator(en, candidates=3, seed=0, table=table, reply_leave=reply_leave)
     r = sim.engine.rank(pos)
     cand = Candidate(r.moves[0], float(r.v[0]), r.leaves[0])
-    rng = np.random.default_rng(11)
+    rng = np.random.default_rng(draw_seed)
     unseen = pos.unseen()
     perm = rng.permutation(np.repeat(np.arange(spec.n_kinds), unseen))
     opp = np.bincount(perm[:7], minlength=spec.n_kinds).astype(np.int64)
@@ -60,7 +61,13 @@ def _rollout_by_the_rules(en, pos, table: bool):
     bag = np.bincount(order, minlength=spec.n_kinds).astype(np.int64)
     p0 = pos.__class__(spec, pos.board, tuple(racks), pos.scores, bag, pos.to_move)
     p1 = p0.after(move, [int(t) for t in order[:k0]], words=en.words)
-    reply = GreedyPlayer(en).choose(p1)
+    if reply_leave:
+        b = p1.board
+        r1 = make_evaluator(en, "heuri2").rank_arrays(b.letters, b.blanks, p1.rack, pos.unseen(), p1.bag_size,
+                                                      rules=spec)
+        reply = Move.from_record(r1.moves[0], spec)
+    else:
+        reply = GreedyPlayer(en).choose(p1)
     s1 = p1.check(reply, en.words)
     k1 = int(reply.rack_counts(spec).sum())
     p2 = p1.after(reply, [int(t) for t in order[k0:k0 + k1]], words=en.words)
@@ -88,6 +95,20 @@ def test_a_fast_rollout_values_our_next_move_with_the_races_unseen_tiles(en, mid
     assert got != pytest.approx(s0 - s1 + exact, abs=1e-9)  # the rollout's own unseen tiles differ
     with pytest.raises(SimulationError, match="policy 'heuri5'"):
         Simulator(en, table=True, policy="heuri5")
+
+
+def test_a_fast_rollout_with_a_leave_keeping_reply(en, midgame):
+    """``reply_leave``: the opponent replies with heuri2's choice on the race's unseen tiles
+    (their best score + e(L)), here not their top score, and the rest is the fast rollout."""
+    got, s0, s1, p2 = _rollout_by_the_rules(en, midgame, table=True, reply_leave=True, draw_seed=14)
+    _, _, greedy_s1, _ = _rollout_by_the_rules(en, midgame, table=True, draw_seed=14)
+    assert (s1, greedy_s1) == (32, 47)  # they keep a better leave for fewer points
+    b = p2.board
+    v2 = float(make_evaluator(en, "heuri2").rank_arrays(b.letters, b.blanks, p2.rack, midgame.unseen(),
+                                                        p2.bag_size, rules=en.spec).v[0])
+    assert got == pytest.approx(s0 - s1 + v2, abs=1e-9)
+    with pytest.raises(SimulationError, match="give table"):
+        Simulator(en, reply_leave=True)
 
 
 def test_a_stop_before_the_race_answers_the_static_best(en, midgame):
@@ -220,6 +241,16 @@ def test_heuri_sim_player_names(en, midgame):
     move = p.choose(midgame)
     assert p.info["sim"] and p.info["rollouts"] >= 3
     midgame.check(move, en.words)  # legal
+    # table=2: the fast rollout with the opponent keeping a leave
+    p = make_player("heuri-sim@iterations=2,candidates=2,table=2", en)
+    assert p.sim.table and p.sim.reply_leave
+    midgame.check(p.choose(midgame), en.words)
+    assert p.result.rollouts == 4
+    assert not make_player("heuri-sim@table=1", en).sim.reply_leave
+    with pytest.raises(EngineError, match="table 3: out of range; give from 0 to 2"):
+        check_engine("heuri-sim@table=3")
+    with pytest.raises(EngineError, match="table=1.5: give 0, 1 or 2"):
+        check_engine("heuri-sim@table=1.5")
 
 
 def test_siu_go_sim():

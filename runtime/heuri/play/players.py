@@ -267,21 +267,22 @@ def _sim_options(name: str) -> dict:
     opts = {"seconds": 1.0, "candidates": 8.0, "infer": 0.0, "win": 0.0, "threads": 1.0, "prior": 0.0,
             "iterations": 0.0, "table": 0.0}
     bounds = {"seconds": (0.01, 3600.0), "candidates": (2, 100), "infer": (0, 2), "win": (0, 1), "threads": (1, 64),
-              "prior": (0, 100000), "iterations": (1, 100000), "table": (0, 1)}
+              "prior": (0, 100000), "iterations": (1, 100000), "table": (0, 2)}
     _, sep, rest = name.partition("@")
     for item in rest.split(",") if sep else ():
         key, eq, value = item.partition("=")
         if key not in opts or not eq:
             raise EngineError(f"engine {excerpt(name)!r}: heuri-sim takes seconds=NUMBER, candidates=NUMBER, "
-                              f"infer=0, 1 or 2, win=0 or 1, threads=NUMBER, prior=NUMBER, iterations=NUMBER and table=0 or 1")
+                              f"infer=0, 1 or 2, win=0 or 1, threads=NUMBER, prior=NUMBER, iterations=NUMBER and "
+                              f"table=0, 1 or 2")
         try:
             opts[key] = check_float(value, f"option {key}", *bounds[key])
         except BoundsError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
-        if key in ("win", "table") and opts[key] not in (0.0, 1.0):
+        if key == "win" and opts[key] not in (0.0, 1.0):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give 0 or 1")
-        if key == "infer" and opts[key] not in (0.0, 1.0, 2.0):
-            raise EngineError(f"engine {excerpt(name)!r}: infer={value}: give 0, 1 or 2")
+        if key in ("infer", "table") and opts[key] not in (0.0, 1.0, 2.0):
+            raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give 0, 1 or 2")
         if key in ("candidates", "threads", "iterations") and opts[key] != int(opts[key]):
             raise EngineError(f"engine {excerpt(name)!r}: {key}={value}: give a whole number")
     return opts
@@ -572,7 +573,9 @@ class SimPlayer:
       not exceed the machine's cores);
     - ``table=1``: the fast rollout (greedy replies by the best-first generator, our move two
       plies on valued from the table of every leave's e;
-      :class:`heuri.search.simulation.Simulator`'s ``table``);
+      :class:`heuri.search.simulation.Simulator`'s ``table``); ``table=2``: the same with the
+      opponent's reply their best score plus the e of what they keep, from the same table
+      (``reply_leave``);
     - ``iterations=N``: a budget of rollouts instead of the clock (the race's survivors reach
       N rollouts each; ``seconds`` is then not read, and the inference samples its full count).
 
@@ -592,7 +595,7 @@ class SimPlayer:
         try:
             self.sim = Simulator(pack, candidates=int(opts["candidates"]), win=bool(opts["win"]),
                                  threads=int(opts["threads"]), prior=float(opts["prior"]),
-                                 table=bool(opts["table"]))
+                                 table=bool(opts["table"]), reply_leave=opts["table"] == 2)
         except HeuriError as e:
             raise EngineError(f"engine {excerpt(name)!r}: {e}") from None
         self.static = EvaluatorPlayer(pack, "heuri5", "heuri5", True, endgame_options)
