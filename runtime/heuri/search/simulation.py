@@ -146,7 +146,7 @@ class Simulator:
       position raced, built once a race), instead of a Heuri_2 ranking of each rack;
       ``reply_leave`` (with ``table``): the opponent's reply is their best ``j + e(L)`` from
       the same table instead of their top score, so that they keep a leave as a player does
-      (about 30 % more time a rollout). Raises SimulationError for a ``win`` without the
+      (about 40 % more time a move). Raises SimulationError for a ``win`` without the
       table, a bad count, ``prior`` with ``win``, or ``reply_leave`` without ``table``.
 
     With ``threads`` above 1 the rollouts' threads live until :meth:`close` (or the end of a
