@@ -252,7 +252,8 @@ class Simulator:
 
     def _play_out_table(self, letters, blanks, rack, cand: Candidate, opp_rack, order, rules):
         """:meth:`_play_out` with the fast policies: the opponent's top-scoring placement
-        (none: they pass), and our best ``j + e(L)`` two plies on, e looked up in
+        (none: they pass; with ``reply_leave`` their best ``j + e(L)``, an exchange
+        included), and our best ``j + e(L)`` two plies on, e looked up in
         :attr:`leave_values` (0 for a leave that needs more tiles than the bag holds)."""
         from ..core.movegen import generate, generate_best
 
@@ -262,8 +263,10 @@ class Simulator:
         if out is not None:
             return out
         if self.reply_leave:  # their best j + e(L), every move, e from the race's table
-            mine = generate(self.pack, L1, B1, opp_rack, bag_size=len(bag), exchanges=True, rules=rules)
-            best = mine[[int(np.argmax(mine["score"] + self._table_e(opp_rack, mine, len(bag))))]] if len(mine) else mine
+            replies = generate(self.pack, L1, B1, opp_rack, bag_size=len(bag), exchanges=True, rules=rules)
+            if len(replies):
+                replies = replies[[int(np.argmax(replies["score"] + self._table_e(opp_rack, replies, len(bag))))]]
+            best = replies
         else:
             best = generate_best(self.pack, L1, B1, opp_rack, 1, rules=rules)
         s1 = 0.0
