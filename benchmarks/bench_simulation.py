@@ -143,15 +143,27 @@ def magpie_missing(lang: str) -> str | None:
     return f"not found: {', '.join(gone)} (this script's docstring says how to build them)" if gone else None
 
 
-def magpie_iterations(lang: str, cgp: str, seconds: float, plays: int) -> tuple[int, float]:
-    """MAGPIE's ``gsimulate`` on one CGP for ``seconds`` on one thread: (iterations, seconds)."""
+def magpie_settings(lang: str, plays: int) -> str:
+    """MAGPIE's command-line settings for ``lang`` (its lexicon and leave table built from
+    heuri's list, its letter distribution, the word map when built), one thread, ``plays``
+    moves kept."""
     lex, ld = MAGPIE_DATA[lang]
     wmp = (PEERS / "magpie" / "data" / "lexica" / f"{lex}.wmp").exists()
-    cmd = (f"cgp {cgp} -lex {lex} -ld {ld} -leaves {lex} -wmp {str(wmp).lower()} -threads 1 -numplays {plays} "
-           f"-plies 2 -iterations 100000000 -scondition none -tlim {seconds:g}\ngsimulate\n")
-    out = subprocess.run([str(PEERS / "magpie" / "bin" / "magpie"), "set", "-mode", "sync", "-savesettings", "false",
-                          "-shw", "false", "-pretty", "false", "-hr", "false"], input=cmd, cwd=PEERS / "magpie",
-                         capture_output=True, text=True, timeout=120 + 2 * seconds).stdout
+    return f"-lex {lex} -ld {ld} -leaves {lex} -wmp {str(wmp).lower()} -threads 1 -numplays {plays}"
+
+
+def run_magpie(commands: str, timeout: float) -> str:
+    """MAGPIE's output for ``commands`` (lines of its command language), one process a call
+    (``set -mode sync``, plain output)."""
+    return subprocess.run([str(PEERS / "magpie" / "bin" / "magpie"), "set", "-mode", "sync", "-savesettings", "false",
+                           "-shw", "false", "-pretty", "false", "-hr", "false"], input=commands, cwd=PEERS / "magpie",
+                          capture_output=True, text=True, timeout=timeout).stdout
+
+
+def magpie_iterations(lang: str, cgp: str, seconds: float, plays: int) -> tuple[int, float]:
+    """MAGPIE's ``gsimulate`` on one CGP for ``seconds`` on one thread: (iterations, seconds)."""
+    out = run_magpie(f"cgp {cgp} {magpie_settings(lang, plays)} -plies 2 -iterations 100000000 -scondition none "
+                     f"-tlim {seconds:g}\ngsimulate\n", 120 + 2 * seconds)
     it = re.search(r"Iters:\s+(\d+)", out)
     tm = re.search(r"Time:\s+([\d.]+) seconds", out)
     if not (it and tm):

@@ -41,7 +41,6 @@ import json
 import math
 import re
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -49,7 +48,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parents[1])]  # here, and benchmarks/
-from bench_simulation import MAGPIE_DATA, PEERS, magpie_missing  # noqa: E402
+from bench_simulation import magpie_missing, magpie_settings, run_magpie  # noqa: E402
 from equity_gap import positions as match_positions  # noqa: E402
 
 #: MAGPIE's simulation rows (``-pretty false``): index, move, leave (absent when every tile
@@ -83,31 +82,24 @@ def siu_to_magpie(text: str) -> str:
 
 
 class Magpie:
-    """MAGPIE's command line, one run a request (``set -mode sync``)."""
+    """MAGPIE's command line for one language, one run a request
+    (:func:`bench_simulation.run_magpie`)."""
 
     def __init__(self, lang: str):
-        self.lex, self.ld = MAGPIE_DATA[lang]
-        self.wmp = (PEERS / "magpie" / "data" / "lexica" / f"{self.lex}.wmp").exists()
-
-    def _run(self, commands: str, timeout: float) -> str:
-        out = subprocess.run([str(PEERS / "magpie" / "bin" / "magpie"), "set", "-mode", "sync", "-savesettings",
-                              "false", "-shw", "false", "-pretty", "false", "-hr", "false"], input=commands,
-                             cwd=PEERS / "magpie", capture_output=True, text=True, timeout=timeout)
-        return out.stdout
+        self.lang = lang
 
     def settings(self, plays: int) -> str:
-        return (f"-lex {self.lex} -ld {self.ld} -leaves {self.lex} -wmp {str(self.wmp).lower()} -threads 1 "
-                f"-s1 equity -s2 equity -numplays {plays}")
+        return magpie_settings(self.lang, plays) + " -s1 equity -s2 equity"
 
     def static_best(self, cgp: str) -> str:
-        out = self._run(f"cgp {cgp} {self.settings(1)}\ngenerate\n", 60)
+        out = run_magpie(f"cgp {cgp} {self.settings(1)}\ngenerate\n", 60)
         rows = [m.group(1) for m in map(STATIC_ROW.match, out.splitlines()) if m]
         if not rows:
             raise RuntimeError(f"MAGPIE's generate printed no move for {cgp!r}: {out[-300:]!r}")
         return magpie_to_siu(rows[0])
 
     def sim_best(self, cgp: str, seconds: float) -> str:
-        out = self._run(f"cgp {cgp} {self.settings(15)} -plies 2 -iterations 1000000 -scondition 99 "
+        out = run_magpie(f"cgp {cgp} {self.settings(15)} -plies 2 -iterations 1000000 -scondition 99 "
                         f"-tlim {seconds:g}\ngsimulate\n", 60 + 2 * seconds)
         rows = self._sim_rows(out)
         if not rows:
@@ -119,7 +111,7 @@ class Magpie:
         add = "".join(f"addmoves {siu_to_magpie(m)}\n" for m in moves)  # one a line: an error names its move
         # round robin, no stopping rule: every move gets the same rollouts (MAGPIE's BAI would
         # stop early on moves it finds "similar", such as two anagrams on the same squares)
-        out = self._run(f"cgp {cgp} {self.settings(len(moves))} -plies 2 -iterations 100000000 -scondition none "
+        out = run_magpie(f"cgp {cgp} {self.settings(len(moves))} -plies 2 -iterations 100000000 -scondition none "
                         f"-threshold none -sr rr -tlim {seconds:g}\n{add}simulate\n", 60 + 2 * seconds)
         rows = self._sim_rows(out)
         missing = [m for m in moves if siu_key(m) not in rows]

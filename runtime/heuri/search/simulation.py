@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import HeuriError
-from ..core.movegen import PLACEMENT, record_index
+from ..core.movegen import PLACEMENT, generate, generate_best, leaves as move_leaves, record_index
 
 
 class SimulationError(HeuriError):
@@ -255,8 +255,6 @@ class Simulator:
         (none: they pass; with ``reply_leave`` their best ``j + e(L)``, an exchange
         included), and our best ``j + e(L)`` two plies on, e looked up in
         :attr:`leave_values` (0 for a leave that needs more tiles than the bag holds)."""
-        from ..core.movegen import generate, generate_best
-
         spec = self.spec
         nk, blank, R = spec.n_kinds, spec.n_letters, spec.rack_size
         s0, L1, B1, ours, bag, out = self._first_ply(letters, blanks, rack, cand, opp_rack, order)
@@ -292,8 +290,6 @@ class Simulator:
         """e(L) of each move's leave from :attr:`leave_values` ((m,) float64 points): 0 for a
         leave that needs more tiles than the bag holds, and for the pass, which draws nothing
         (as :meth:`heuri.eval.evaluate.Evaluator.rank_arrays` values them)."""
-        from ..core.movegen import leaves as move_leaves
-
         lv = move_leaves(rack, moves)
         e = self.leave_values.of(lv)
         e = np.where(self.spec.rack_size - lv.sum(axis=1).astype(np.int64) <= bag_size, e, 0.0)
